@@ -7,9 +7,9 @@ Usage::
 
 Each notebook runs top to bottom in a new kernel with ``notebooks/`` as working directory
 (as nbval and JupyterLab run it), then is written back with outputs kept and metadata noise
-removed: execution counts renumbered 1, 2, 3 ..., per-cell metadata other than ``tags``, and notebook metadata other
-than the kernel spec and language name. The environment sets ``OPENBLAS_NUM_THREADS=1`` so
-the stored numbers are produced the way CI reproduces them.
+removed: execution counts renumbered 1, 2, 3 ..., per-cell metadata other than ``tags``,
+notebook metadata other than the kernel spec and language name. ``OPENBLAS_NUM_THREADS=1``
+is set so the stored numbers are produced the way CI reproduces them.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def execute(path: Path, timeout: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--strip-only", action="store_true", help="do not execute")

@@ -1,0 +1,26 @@
+"""What-if explorers for the notebooks, one module per notebook.
+
+Every explorer follows one pattern (see :func:`bmc.widgets.explorer`): the figure and its
+artists are built once, the sliders only update the artists' data, and the same function has
+a non-interactive path (``interactive=False``) that applies one set of values and returns
+the figure, so that CI can execute it without a browser. The notebooks use the inline
+backend only (one backend per notebook).
+
+The submodules import ipywidgets and matplotlib when they are loaded, not before.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from bmc.widgets._base import explorer
+
+_MODULES = ("gait", "kuo", "matrix_form", "pendulum", "reactions", "two_link")
+
+__all__ = ["explorer", *_MODULES]
+
+
+def __getattr__(name: str):
+    if name in _MODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'bmc.widgets' has no attribute {name!r}")
