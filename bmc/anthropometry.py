@@ -64,8 +64,9 @@ class Row:
     com_fraction : float
         Distance of the COM from the first endpoint / segment length [-].
     gyration_fraction : float
-        Radius of gyration about the COM, for rotation in the sagittal plane / segment
-        length [-]; ``nan`` where the source does not tabulate it.
+        Radius of gyration about the COM / segment length [-], for rotation in the sagittal
+        plane (Dempster) or de Leva's column labelled *sagittal*; ``nan`` where the source
+        does not tabulate it.
     length_fraction : float
         Segment length / body height [-].
     source : str
@@ -169,13 +170,13 @@ _DEMPSTER = (
 _STATURE_MM = {"female": 1735.0, "male": 1741.0}
 _DE_LEVA_RAW = {
     # name: (endpoints, {sex: (length mm, mass %, COM %, r_sag %, r_trans %, r_long %)})
-    "head": ("vertex - cervicale (C7)", {
+    "head": ("vertex - mid-gonion", {
         "female": (200.2, 6.68, 58.94, 33.0, 35.9, 31.8),
         "male": (203.3, 6.94, 59.76, 36.2, 37.6, 31.2)}),
-    "trunk": ("cervicale (C7) - mid-hip (midpoint of the hip joint centres)", {
+    "trunk": ("suprasternale - mid-hip (midpoint of the hip joint centres)", {
         "female": (529.3, 42.57, 41.51, 35.7, 33.9, 17.1),
         "male": (531.9, 43.46, 44.86, 37.2, 34.7, 19.1)}),
-    "upper_trunk": ("cervicale (C7) - xiphoid process", {
+    "upper_trunk": ("suprasternale - xiphoid process", {
         "female": (142.5, 15.45, 20.77, 74.6, 50.2, 71.8),
         "male": (170.7, 15.96, 29.99, 71.6, 45.4, 65.9)}),
     "middle_trunk": ("xiphoid process - omphalion (navel)", {
@@ -202,6 +203,16 @@ _DE_LEVA_RAW = {
     "foot": ("heel - tip of the longest toe", {
         "female": (228.3, 1.29, 40.14, 29.9, 27.9, 13.9),
         "male": (258.1, 1.37, 44.15, 25.7, 24.5, 12.4)}),
+    # alternative endpoints (lower half of de Leva's Table 4)
+    "head_c7": ("vertex - cervicale (C7)", {
+        "female": (243.7, 6.68, 48.41, 27.1, 29.5, 26.1),
+        "male": (242.9, 6.94, 50.02, 30.3, 31.5, 26.1)}),
+    "trunk_c7": ("cervicale (C7) - mid-hip", {
+        "female": (614.8, 42.57, 49.64, 30.7, 29.2, 14.7),
+        "male": (603.3, 43.46, 51.38, 32.8, 30.6, 16.9)}),
+    "shank_ankle": ("knee joint centre - ankle joint centre", {
+        "female": (438.6, 4.81, 43.52, 26.7, 26.3, 9.2),
+        "male": (440.3, 4.33, 43.95, 25.1, 24.6, 10.2)}),
 }
 
 
@@ -295,6 +306,7 @@ def segment(
     height: float,
     table: str = "dempster",
     sex: str | None = None,
+    axis: str = "sagittal",
 ) -> Segment:
     """Return one body segment's parameters scaled to a subject.
 
@@ -311,6 +323,10 @@ def segment(
         Which table (default ``"dempster"``).
     sex : {"female", "male"} or None, optional
         Required for ``"de_leva"``, ``None`` for ``"dempster"``.
+    axis : {"sagittal", "transverse", "longitudinal"}, optional
+        de Leva only: which of the three tabulated radii of gyration gives ``inertia``
+        (default ``"sagittal"``, the column so labelled; see Notes). Dempster tabulates one
+        radius, for sagittal-plane rotation, and accepts only ``"sagittal"``.
 
     Returns
     -------
@@ -329,9 +345,16 @@ def segment(
     Provenance of each row is in ``table(...)[name].source``. Dempster's trunk has no
     tabulated radius of gyration, so its ``inertia`` is ``nan``; use ``"hat"`` or
     ``"trunk_head_neck"`` when an inertia is needed. For de Leva the ``inertia`` uses the
-    column the paper labels *sagittal* (r_sag); the transverse and longitudinal radii are in
-    ``Row.gyration_other``. For the limb segments the sagittal and transverse radii differ by
-    at most a few percent; for the trunk sub-segments and the hand they differ more.
+    column the paper labels *sagittal* (r_sag) by default; the transverse and longitudinal
+    radii are in ``Row.gyration_other`` and selected with ``axis``. The labels are
+    ambiguous: for the hand and the upper trunk (wider than deep) r_sag exceeds r_trans,
+    which suggests that r_sag is about the antero-posterior axis, and then r_trans would be
+    the one for flexion-extension. For the limb segments the two differ by at most 8 %; for
+    the trunk about 7 % (15 % in inertia). Choose ``axis`` explicitly when it matters.
+
+    de Leva's Table 4 gives several endpoint definitions for some segments; the rows named
+    ``head_c7`` (vertex to C7), ``trunk_c7`` (C7 to mid-hip) and ``shank_ankle`` (knee to
+    ankle joint centre) are the alternatives from its lower half.
 
     Examples
     --------
@@ -351,9 +374,12 @@ def segment(
             f"unknown segment {name!r} for table {table!r}; valid names: "
             f"{', '.join(sorted(rows))}")
     row = rows[key]
+    axes = ("sagittal", "transverse", "longitudinal") if row.gyration_other else ("sagittal",)
+    if axis not in axes:
+        raise ValueError(f"axis must be one of {axes} for table {table!r}; got {axis!r}")
     length = row.length_fraction * height
     mass = row.mass_fraction * body_mass
-    k = row.gyration_fraction
+    k = (row.gyration_fraction, *row.gyration_other)[axes.index(axis)]
     inertia = mass * (k * length) ** 2 if math.isfinite(k) else _NAN
     return Segment(key, mass, length, row.com_fraction * length, row.com_fraction, inertia, k,
                    table.lower(), sex)

@@ -110,3 +110,22 @@ def test_bad_inputs():
         am.table("winter")
     with pytest.raises(TypeError, match="non-empty sequence of Segment"):
         am.combine([], name="x")
+
+
+def test_de_leva_alternative_definitions_share_mass():
+    for sex in ("female", "male"):
+        t = am.table("de_leva", sex=sex)
+        # the same body part under two landmark definitions has one mass
+        assert t["head_c7"].mass_fraction == t["head"].mass_fraction
+        assert t["trunk_c7"].mass_fraction == t["trunk"].mass_fraction
+        assert t["shank_ankle"].mass_fraction == t["shank"].mass_fraction
+
+
+def test_axis_selects_radius_of_gyration():
+    kw = {"body_mass": 73.0, "height": 1.741, "table": "de_leva", "sex": "male"}
+    s = am.segment("trunk", **kw)
+    t = am.segment("trunk", axis="transverse", **kw)
+    # published radii 37.2 % and 34.7 % of the length: ratio of inertias is their square
+    np.testing.assert_allclose(s.inertia / t.inertia, (0.372 / 0.347) ** 2, rtol=1e-12)
+    with pytest.raises(ValueError, match="axis must be one of"):
+        am.segment("thigh", body_mass=70.0, height=1.7, axis="transverse")
