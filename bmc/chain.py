@@ -1,0 +1,489 @@
+"""Planar open chains of rigid links: the ``tau = M qdd + C + G + E`` form, vectorised.
+
+A :class:`PlanarChain` is ``n`` rigid links joined by hinges, the first hinged to a fixed
+base at the origin. It is the model behind the one-link (inverted) pendulum, the two-link
+arm, the double pendulum of the matrix-formalism notebook and Kuo's four-segment postural
+model.
+
+Coordinates
+-----------
+Joint coordinates ``q`` (the two-link notebook's ``alpha_1, alpha_2``): ``q[0]`` is segment
+1's angle from the horizontal (+x), counter-clockwise positive; ``q[i]`` (``i >= 1``) is the
+angle of segment ``i+1`` relative to segment ``i``. Segment (absolute) angles are
+``phi = T q`` with ``T`` the lower-triangular matrix of ones, ``phi_k = q_0 + ... + q_k``.
+The generalised forces conjugate to ``q`` are the joint torques ``tau`` [N m] (torque of
+segment ``i`` on segment ``i+1``, with ``tau[0]`` from the base on segment 1).
+
+Equations
+---------
+With ``a_kj = l_j`` for ``j < k``, ``a_kk = c_k`` (joint-to-COM distance) and 0 otherwise,
+the centre of mass of segment ``k`` is ``r_k = sum_j a_kj (cos phi_j, sin phi_j)``. Let
+``B_ij = sum_k m_k a_ki a_kj`` and ``s_j = sum_k m_k a_kj``. In segment angles
+
+- ``M_abs = B * cos(phi_i - phi_j) + diag(I)``,
+- ``C_abs_i = sum_j B_ij sin(phi_i - phi_j) phidot_j**2``,
+- ``G_abs_j = g s_j cos(phi_j)``,
+- ``E_abs = -J_phi^T F`` with the endpoint Jacobian ``J_phi[:, j] = l_j (-sin, cos)(phi_j)``,
+
+and in joint coordinates ``M = T^T M_abs T``, ``C = T^T C_abs``, ``G = T^T G_abs``,
+``E = T^T E_abs``. Every method accepts one frame, shape ``(n,)``, or many, ``(..., n)``
+with time on axis 0, and is computed without per-frame loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bmc._validation import as_array, positive
+
+__all__ = ["PlanarChain"]
+
+
+def _params(value: ArrayLike, name: str, unit: str) -> np.ndarray:
+    arr = np.atleast_1d(as_array(value, name, unit=unit))
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(
+            f"{name} [{unit}] must be a scalar or a 1-D sequence with one value per link; "
+            f"got shape {np.shape(value)}"
+        )
+    return arr
+
+
+class PlanarChain:
+    """An ``n``-link planar open chain hinged at the origin, in joint coordinates.
+
+    Parameters
+    ----------
+    lengths : array_like, shape (n,)
+        Link lengths, joint to joint (the last one: joint to endpoint) [m], all > 0.
+    com : array_like, shape (n,)
+        Distance from each link's proximal joint to its centre of mass, along the link [m],
+        ``0 <= com <= lengths``.
+    masses : array_like, shape (n,)
+        Link masses [kg], all > 0.
+    inertias : array_like, shape (n,)
+        Moments of inertia about each link's centre of mass, z axis [kg m^2], all >= 0.
+    g : float, optional
+        Gravitational acceleration [m/s^2], acting along -y; 0 for movement in the
+        horizontal plane. Default 9.81.
+
+    Notes
+    -----
+    The coordinate convention and the equations are in the module docstring. ``E`` is the
+    contribution of a force ``F`` [N] applied *to* the endpoint by the environment:
+    ``M qdd + C + G + E = tau`` with ``E = -J^T F``.
+
+    Examples
+    --------
+    A uniform 1 m, 2 kg rod held horizontal needs ``m g l / 2`` at its hinge:
+
+    >>> import bmc
+    >>> rod = bmc.PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
+    >>> print(np.round(rod.inverse_dynamics([0.0], [0.0], [0.0]), 4))
+    [9.81]
+    >>> arm = bmc.PlanarChain([0.3, 0.35], [0.13, 0.15], [2.0, 1.5], [0.02, 0.018])
+    >>> arm.mass_matrix(np.zeros((5, 2))).shape
+    (5, 2, 2)
+    """
+
+    def __init__(
+        self,
+        lengths: ArrayLike,
+        com: ArrayLike,
+        masses: ArrayLike,
+        inertias: ArrayLike,
+        g: float = 9.81,
+    ) -> None:
+        lengths = _params(lengths, "lengths", "m")
+        com = _params(com, "com", "m")
+        masses = _params(masses, "masses", "kg")
+        inertias = _params(inertias, "inertias", "kg m^2")
+        n = lengths.size
+        for name, arr in (("com", com), ("masses", masses), ("inertias", inertias)):
+            if arr.size != n:
+                raise ValueError(
+                    f"{name} must have one value per link: lengths has {n} value(s), "
+                    f"{name} has {arr.size}"
+                )
+        if np.any(lengths <= 0):
+            raise ValueError(f"lengths [m] must all be > 0; got {lengths.tolist()}")
+        if np.any(masses <= 0):
+            raise ValueError(f"masses [kg] must all be > 0; got {masses.tolist()}")
+        if np.any(inertias < 0):
+            raise ValueError(f"inertias [kg m^2] must all be >= 0; got {inertias.tolist()}")
+        if np.any(com < 0) or np.any(com > lengths):
+            raise ValueError(
+                "com [m] is the distance from each link's proximal joint to its centre of "
+                f"mass and must lie within the link, 0 <= com <= length; got com "
+                f"{com.tolist()} for lengths {lengths.tolist()} (a fraction such as 0.43 "
+                "must be multiplied by the length first)"
+            )
+        self._lengths = lengths
+        self._com = com
+        self._masses = masses
+        self._inertias = inertias
+        self._g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        # a[k, j]: lever of segment j's direction in segment k's COM position.
+        a = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
+        self._a = a
+        self._B = np.einsum("k,ki,kj->ij", masses, a, a)
+        self._s = masses @ a
+        self._T = np.tril(np.ones((n, n)))
+
+    # ------------------------------------------------------------------ parameters
+    @property
+    def n(self) -> int:
+        """Number of links."""
+        return self._lengths.size
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Link lengths [m], shape (n,)."""
+        return self._lengths.copy()
+
+    @property
+    def com(self) -> np.ndarray:
+        """Joint-to-centre-of-mass distances [m], shape (n,)."""
+        return self._com.copy()
+
+    @property
+    def masses(self) -> np.ndarray:
+        """Link masses [kg], shape (n,)."""
+        return self._masses.copy()
+
+    @property
+    def inertias(self) -> np.ndarray:
+        """Moments of inertia about the centres of mass [kg m^2], shape (n,)."""
+        return self._inertias.copy()
+
+    @property
+    def g(self) -> float:
+        """Gravitational acceleration [m/s^2] (acting along -y)."""
+        return self._g
+
+    def __repr__(self) -> str:
+        return (
+            f"PlanarChain(lengths={self._lengths.tolist()}, com={self._com.tolist()}, "
+            f"masses={self._masses.tolist()}, inertias={self._inertias.tolist()}, "
+            f"g={self._g})"
+        )
+
+    # ------------------------------------------------------------------ helpers
+    def _coords(self, value: ArrayLike, name: str, unit: str) -> np.ndarray:
+        return as_array(value, name, unit=unit, last=self.n)
+
+    def _force(self, F: ArrayLike | None) -> np.ndarray | None:
+        if F is None:
+            return None
+        return as_array(F, "F", unit="N", last=2)
+
+    def _frames(self, *named: tuple[str, np.ndarray, int]) -> None:
+        """Check that arrays share (or broadcast) their leading, per-frame shape."""
+        leads = [(name, arr.shape[: arr.ndim - core]) for name, arr, core in named]
+        try:
+            np.broadcast_shapes(*(lead for _, lead in leads))
+        except ValueError:
+            listing = ", ".join(f"{name} {arr.shape}" for name, arr, _ in named)
+            raise ValueError(
+                "the arguments must describe the same frames (time on axis 0) or a single "
+                f"frame; got shapes {listing}"
+            ) from None
+
+    def _tt(self, x: np.ndarray) -> np.ndarray:
+        """Return ``T^T x`` along the last axis (reverse cumulative sum)."""
+        return np.cumsum(x[..., ::-1], axis=-1)[..., ::-1]
+
+    # ------------------------------------------------------------------ coordinates
+    def to_segment_angles(self, q: ArrayLike) -> np.ndarray:
+        """Convert joint coordinates to segment (absolute) angles, ``phi = T q``.
+
+        The map is linear, so it converts velocities and accelerations too.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint angles [rad] (or their rates, [rad/s], [rad/s^2]).
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            Segment angles from +x, counter-clockwise [rad] (or rates).
+
+        Examples
+        --------
+        >>> arm = PlanarChain([0.3, 0.3], [0.15, 0.15], [2.0, 1.5], [0.02, 0.01])
+        >>> print(arm.to_segment_angles([0.5, 1.0]))
+        [0.5 1.5]
+        """
+        return np.cumsum(self._coords(q, "q", "rad"), axis=-1)
+
+    def from_segment_angles(self, phi: ArrayLike) -> np.ndarray:
+        """Convert segment (absolute) angles to joint coordinates, ``q = T^-1 phi``.
+
+        Parameters
+        ----------
+        phi : array_like, shape (..., n)
+            Segment angles from +x [rad] (or their rates).
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            Joint coordinates [rad] (or rates): ``phi[0]``, then ``phi[i] - phi[i-1]``.
+
+        Examples
+        --------
+        >>> arm = PlanarChain([0.3, 0.3], [0.15, 0.15], [2.0, 1.5], [0.02, 0.01])
+        >>> print(arm.from_segment_angles([0.5, 1.5]))
+        [0.5 1. ]
+        """
+        phi = self._coords(phi, "phi", "rad")
+        return np.diff(phi, axis=-1, prepend=0.0)
+
+    # ------------------------------------------------------------------ kinematics
+    def joint_positions(self, q: ArrayLike) -> np.ndarray:
+        """Positions of the base joint, the other joints and the endpoint.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n + 1, 2)
+            ``(x, y)`` [m]; row 0 is the base (the origin), row ``n`` the endpoint.
+        """
+        phi = self.to_segment_angles(q)
+        steps = self._lengths[:, None] * np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+        zero = np.zeros(phi.shape[:-1] + (1, 2))
+        return np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2)
+
+    def com_positions(self, q: ArrayLike) -> np.ndarray:
+        """Positions of the links' centres of mass.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n, 2)
+            ``(x, y)`` of each centre of mass [m].
+        """
+        phi = self.to_segment_angles(q)
+        u = np.stack([np.cos(phi), np.sin(phi)], axis=-1)  # (..., n, 2) unit vectors
+        return np.einsum("kj,...jd->...kd", self._a, u)
+
+    def endpoint(self, q: ArrayLike) -> np.ndarray:
+        """Position of the chain's endpoint [m], shape ``(..., 2)``, for joint angles ``q``."""
+        return self.joint_positions(q)[..., -1, :]
+
+    def jacobian(self, q: ArrayLike) -> np.ndarray:
+        """Endpoint Jacobian in joint coordinates, ``d(endpoint)/dq``.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., 2, n)
+            [m/rad]; endpoint velocity is ``J @ qd``.
+        """
+        phi = self.to_segment_angles(q)
+        jphi = self._lengths * np.stack([-np.sin(phi), np.cos(phi)], axis=-2)  # (..., 2, n)
+        return self._tt(jphi)
+
+    # ------------------------------------------------------------------ dynamics
+    def mass_matrix(self, q: ArrayLike) -> np.ndarray:
+        """Mass (inertia) matrix ``M(q)`` in joint coordinates.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n, n)
+            Symmetric positive-definite ``M`` [kg m^2].
+
+        Examples
+        --------
+        >>> rod = PlanarChain([1.0], [0.5], [3.0], [0.25])
+        >>> print(np.round(rod.mass_matrix([0.3]), 6))   # I + m c^2
+        [[1.]]
+        """
+        phi = self.to_segment_angles(q)
+        m_abs = self._B * np.cos(phi[..., :, None] - phi[..., None, :])
+        m_abs = m_abs + np.diag(self._inertias)
+        # T^T M_abs T: reverse cumulative sums over rows, then over columns.
+        m_rows = np.cumsum(m_abs[..., ::-1, :], axis=-2)[..., ::-1, :]
+        return np.cumsum(m_rows[..., :, ::-1], axis=-1)[..., :, ::-1]
+
+    def velocity_terms(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
+        """Centripetal and Coriolis terms ``C(q, qd)`` in joint coordinates.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+        qd : array_like, shape (..., n)
+            Joint angular velocities [rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            ``C`` [N m].
+        """
+        q = self._coords(q, "q", "rad")
+        qd = self._coords(qd, "qd", "rad/s")
+        self._frames(("q", q, 1), ("qd", qd, 1))
+        phi = np.cumsum(q, axis=-1)
+        phid = np.cumsum(qd, axis=-1)
+        c_abs = np.einsum(
+            "ij,...ij,...j->...i",
+            self._B,
+            np.sin(phi[..., :, None] - phi[..., None, :]),
+            phid**2,
+        )
+        return self._tt(c_abs)
+
+    def gravity_terms(self, q: ArrayLike) -> np.ndarray:
+        """Gravity terms ``G(q)`` in joint coordinates.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            ``G`` [N m]: the joint torques that hold the chain still at ``q``.
+        """
+        phi = self.to_segment_angles(q)
+        return self._tt(self._g * self._s * np.cos(phi))
+
+    def external_terms(self, q: ArrayLike, F: ArrayLike) -> np.ndarray:
+        """Terms ``E = -J(q)^T F`` of a force applied to the endpoint.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint coordinates [rad].
+        F : array_like, shape (..., 2)
+            Force exerted *on* the endpoint by the environment [N].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            ``E`` [N m].
+        """
+        q = self._coords(q, "q", "rad")
+        F = self._force(F)
+        self._frames(("q", q, 1), ("F", F, 1))
+        return -np.einsum("...dn,...d->...n", self.jacobian(q), F)
+
+    def inverse_dynamics(
+        self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, F: ArrayLike | None = None
+    ) -> np.ndarray:
+        """Joint torques ``tau = M qdd + C + G + E`` that produce a given motion.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like, shape (..., n)
+            Joint angles [rad], angular velocities [rad/s], accelerations [rad/s^2].
+        F : array_like, shape (..., 2), optional
+            Force on the endpoint [N]; none by default.
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            Joint torques [N m].
+        """
+        q = self._coords(q, "q", "rad")
+        qd = self._coords(qd, "qd", "rad/s")
+        qdd = self._coords(qdd, "qdd", "rad/s^2")
+        F = self._force(F)
+        named = [("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1)]
+        if F is not None:
+            named.append(("F", F, 1))
+        self._frames(*named)
+        tau = (
+            np.einsum("...ij,...j->...i", self.mass_matrix(q), qdd)
+            + self.velocity_terms(q, qd)
+            + self.gravity_terms(q)
+        )
+        if F is not None:
+            tau = tau + self.external_terms(q, F)
+        return tau
+
+    def forward_dynamics(
+        self, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, F: ArrayLike | None = None
+    ) -> np.ndarray:
+        """Joint accelerations ``qdd = M^-1 (tau - C - G - E)`` under given torques.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (..., n)
+            Joint angles [rad] and angular velocities [rad/s].
+        tau : array_like, shape (..., n)
+            Joint torques [N m].
+        F : array_like, shape (..., 2), optional
+            Force on the endpoint [N]; none by default.
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            Joint angular accelerations [rad/s^2].
+
+        Examples
+        --------
+        A horizontal uniform rod released from rest: ``qdd = -m g c / (I + m c^2)``.
+
+        >>> rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
+        >>> print(np.round(rod.forward_dynamics([0.0], [0.0], [0.0]), 4))
+        [-14.715]
+        """
+        q = self._coords(q, "q", "rad")
+        qd = self._coords(qd, "qd", "rad/s")
+        tau = self._coords(tau, "tau", "N m")
+        F = self._force(F)
+        named = [("q", q, 1), ("qd", qd, 1), ("tau", tau, 1)]
+        if F is not None:
+            named.append(("F", F, 1))
+        self._frames(*named)
+        rhs = tau - self.velocity_terms(q, qd) - self.gravity_terms(q)
+        if F is not None:
+            rhs = rhs - self.external_terms(q, F)
+        m = self.mass_matrix(q)
+        rhs = np.broadcast_to(rhs, np.broadcast_shapes(rhs.shape, m.shape[:-1]))
+        m = np.broadcast_to(m, rhs.shape + (self.n,))
+        return np.linalg.solve(m, rhs[..., None])[..., 0]
+
+    def energy(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
+        """Total mechanical energy, kinetic plus gravitational potential.
+
+        Parameters
+        ----------
+        q : array_like, shape (..., n)
+            Joint angles [rad].
+        qd : array_like, shape (..., n)
+            Joint angular velocities [rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (...)
+            Energy [J]; the potential energy is zero at y = 0 (the base joint's height).
+        """
+        q = self._coords(q, "q", "rad")
+        qd = self._coords(qd, "qd", "rad/s")
+        self._frames(("q", q, 1), ("qd", qd, 1))
+        kinetic = 0.5 * np.einsum("...i,...ij,...j->...", qd, self.mass_matrix(q), qd)
+        heights = self.com_positions(q)[..., 1]
+        potential = self._g * np.einsum("k,...k->...", self._masses, heights)
+        return kinetic + potential
