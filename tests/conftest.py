@@ -1,0 +1,33 @@
+"""Shared fixtures and session set-up for the whole test suite."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+# The running data: CI sets BMC_DATA_DIR to ../shared/data/isb-running. A developer working in
+# the usual layout (this repository with shared/ beside it) gets the same default, so that
+# tests and notebook kernels (which inherit the environment) never try the network.
+_SIBLING_DATA = REPO.parent / "shared" / "data" / "isb-running"
+if "BMC_DATA_DIR" not in os.environ and _SIBLING_DATA.is_dir():
+    os.environ["BMC_DATA_DIR"] = str(_SIBLING_DATA)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# Non-interactive matplotlib backend for tests (notebooks choose their own, inline).
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+@pytest.fixture
+def rng() -> np.random.Generator:
+    """A seeded generator, so that every random test is reproducible."""
+    return np.random.default_rng(20261122)
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    """Root of the repository."""
+    return REPO

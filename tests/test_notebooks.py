@@ -1,0 +1,106 @@
+"""House rules for the stored notebooks (their execution is checked by nbval)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+COURSE = [p for p in NOTEBOOKS if not p.name.startswith("_")]
+SECTIONS = ("Learning objectives", "Summary", "Exercises", "References")
+ALLOWED_CELL_METADATA = {"tags"}
+
+
+def problems(nb: nbformat.NotebookNode) -> list[str]:
+    """Every breach of the house rules in one notebook, as readable sentences."""
+    found = []
+    for index, cell in enumerate(nb.cells):
+        where = f"cell {index}"
+        if cell.cell_type == "code":
+            if cell.execution_count is None and cell.source.strip():
+                found.append(f"{where}: unexecuted code cell (run tools/run_notebooks.py)")
+            for out in cell.get("outputs", []):
+                if out.get("output_type") == "error":
+                    found.append(f"{where}: stored error output {out.get('ename')}")
+                if out.get("name") == "stderr" and "Traceback" in out.get("text", ""):
+                    found.append(f"{where}: stored traceback on stderr")
+            if re.search(r"sys\.path\.(insert|append)", cell.source):
+                found.append(f"{where}: sys.path hack; import the installed bmc instead")
+            if "%matplotlib notebook" in cell.source or "%matplotlib widget" in cell.source:
+                found.append(f"{where}: only %matplotlib inline (one backend, JupyterLab 4)")
+            if re.search(r"^\s*from\s+\S+\s+import\s+\*", cell.source, re.M):
+                found.append(f"{where}: star import")
+        extra = set(cell.metadata) - ALLOWED_CELL_METADATA
+        if extra:
+            found.append(f"{where}: metadata noise {sorted(extra)} (run tools/run_notebooks.py)")
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_follows_house_rules(path):
+    nb = nbformat.read(path, as_version=4)
+    assert problems(nb) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_has_the_skeleton(path):
+    nb = nbformat.read(path, as_version=4)
+    headings = [line.lstrip("#").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                for line in cell.source.splitlines() if line.startswith("#")]
+    assert headings and nb.cells[0].source.startswith("# "), "first cell must be the title"
+    for section in SECTIONS:
+        assert any(h.startswith(section) for h in headings), f"no '{section}' section"
+    first_code = next(c for c in nb.cells if c.cell_type == "code")
+    assert "import bmc" in first_code.source or "from bmc" in first_code.source, \
+        "the first code cell is the setup cell and imports bmc"
+
+
+def _notebook(cells):
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_rules_catch_each_breach():
+    """The checker must flag each thing it guards (a test that cannot fail is a defect)."""
+    bad_error = nbformat.v4.new_code_cell("1/0", execution_count=1, outputs=[
+        nbformat.v4.new_output("error", ename="ZeroDivisionError", evalue="", traceback=[])])
+    unexecuted = nbformat.v4.new_code_cell("x = 1")
+    path_hack = nbformat.v4.new_code_cell("import sys\nsys.path.insert(0, '..')",
+                                          execution_count=2)
+    backend = nbformat.v4.new_code_cell("%matplotlib notebook", execution_count=3)
+    noisy = nbformat.v4.new_code_cell("y = 2", execution_count=4,
+                                      metadata={"collapsed": False})
+    found = problems(_notebook([bad_error, unexecuted, path_hack, backend, noisy]))
+    assert len(found) == 5, found
+    ok = nbformat.v4.new_code_cell("x = 1", execution_count=1)
+    assert problems(_notebook([ok])) == []
+
+
+def test_readme_lists_every_course_notebook(repo):
+    readme = (repo / "README.md").read_text()
+    missing = [p.name for p in COURSE if f"notebooks/{p.name}" not in readme]
+    assert missing == [], f"README's notebook table lacks {missing}"
+
+
+def test_ci_runs_the_readme_test_command(repo):
+    readme = (repo / "README.md").read_text()
+    match = re.search(r"<!-- test-command -->\s*```(?:bash|sh)?\n(.+?)\n```", readme, re.S)
+    assert match, "README must mark its test command with <!-- test-command -->"
+    command = match.group(1).strip()
+    ci = (repo / ".ci" / "run").read_text()
+    assert command in ci, f".ci/run does not run the README's test command {command!r}"
+
+
+def test_binder_pins_every_dependency(repo):
+    pins = (repo / "binder" / "requirements.txt").read_text()
+    pinned = {line.split("==")[0].strip().lower() for line in pins.splitlines()
+              if "==" in line and not line.startswith("#")}
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library "
+                                  "from Python 3.11 on")
+    project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
+    wanted = project["dependencies"] + project["optional-dependencies"]["test"]
+    names = {re.split(r"[<>=\[; ]", req, maxsplit=1)[0].lower() for req in wanted}
+    assert names - pinned == set(), f"binder/requirements.txt does not pin {names - pinned}"
