@@ -210,6 +210,9 @@ _DE_LEVA_RAW = {
     "trunk_c7": ("cervicale (C7) - mid-hip", {
         "female": (614.8, 42.57, 49.64, 30.7, 29.2, 14.7),
         "male": (603.3, 43.46, 51.38, 32.8, 30.6, 16.9)}),
+    "trunk_shoulder": ("mid-shoulder (midpoint of the shoulder joint centres) - mid-hip", {
+        "female": (497.9, 42.57, 37.82, 37.9, 36.1, 18.2),
+        "male": (515.5, 43.46, 43.10, 38.4, 35.8, 19.7)}),
     "shank_ankle": ("knee joint centre - ankle joint centre", {
         "female": (438.6, 4.81, 43.52, 26.7, 26.3, 9.2),
         "male": (440.3, 4.33, 43.95, 25.1, 24.6, 10.2)}),
@@ -353,8 +356,9 @@ def segment(
     the trunk about 7 % (15 % in inertia). Choose ``axis`` explicitly when it matters.
 
     de Leva's Table 4 gives several endpoint definitions for some segments; the rows named
-    ``head_c7`` (vertex to C7), ``trunk_c7`` (C7 to mid-hip) and ``shank_ankle`` (knee to
-    ankle joint centre) are the alternatives from its lower half.
+    ``head_c7`` (vertex to C7), ``trunk_c7`` (C7 to mid-hip), ``trunk_shoulder``
+    (mid-shoulder to mid-hip) and ``shank_ankle`` (knee to ankle joint centre) are the
+    alternatives from its lower half.
 
     Examples
     --------

@@ -118,6 +118,7 @@ def test_de_leva_alternative_definitions_share_mass():
         # the same body part under two landmark definitions has one mass
         assert t["head_c7"].mass_fraction == t["head"].mass_fraction
         assert t["trunk_c7"].mass_fraction == t["trunk"].mass_fraction
+        assert t["trunk_shoulder"].mass_fraction == t["trunk"].mass_fraction
         assert t["shank_ankle"].mass_fraction == t["shank"].mass_fraction
 
 
