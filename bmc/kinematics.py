@@ -1,0 +1,342 @@
+"""Planar kinematics: rotations, chains, two-link inverse kinematics, minimum jerk, markers.
+
+Chains use the joint coordinates of :mod:`bmc.chain`: ``q[0]`` is the first segment's angle
+from +x, ``q[i]`` (``i >= 1``) the angle of segment ``i+1`` relative to segment ``i``, all
+counter-clockwise [rad], the base joint at the origin. Every function takes one frame or
+``N`` frames (time on axis 0) and broadcasts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bmc._validation import as_array, positive
+
+__all__ = [
+    "forward_kinematics",
+    "inverse_kinematics_2link",
+    "jacobian",
+    "joint_rates_2link",
+    "minimum_jerk",
+    "rotation_matrix",
+    "segment_angle",
+]
+
+
+def rotation_matrix(angle: ArrayLike) -> np.ndarray:
+    """Planar rotation matrices ``[[cos, -sin], [sin, cos]]``.
+
+    Parameters
+    ----------
+    angle : array_like, shape (...)
+        Rotation angle(s), counter-clockwise [rad].
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2, 2)
+        ``R @ v`` rotates the vector ``v`` by ``angle``.
+
+    Examples
+    --------
+    >>> print(np.round(rotation_matrix(np.pi / 2) @ [1.0, 0.0], 12))
+    [0. 1.]
+    """
+    a = as_array(angle, "angle", unit="rad")
+    c, s = np.cos(a), np.sin(a)
+    return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+
+
+def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    lengths = np.atleast_1d(as_array(lengths, "lengths", unit="m"))
+    if lengths.ndim != 1 or np.any(lengths <= 0):
+        raise ValueError(
+            f"lengths [m] must be a 1-D sequence of positive link lengths; got {lengths.tolist()}"
+        )
+    q = as_array(q, "q", unit="rad", last=lengths.size)
+    return lengths, q
+
+
+def forward_kinematics(lengths: ArrayLike, q: ArrayLike, *, joints: bool = False) -> np.ndarray:
+    """Endpoint (or every joint) position of a planar chain.
+
+    Parameters
+    ----------
+    lengths : array_like, shape (n,)
+        Link lengths [m].
+    q : array_like, shape (..., n)
+        Joint coordinates [rad].
+    joints : bool, optional
+        ``False`` (default): return the endpoint only. ``True``: return the base, every
+        joint and the endpoint.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2) or (..., n + 1, 2)
+        Positions ``(x, y)`` [m].
+
+    Examples
+    --------
+    >>> print(np.round(forward_kinematics([0.3, 0.4], [np.pi / 2, -np.pi / 2]), 12))
+    [0.4 0.3]
+    """
+    lengths, q = _chain_args(lengths, q)
+    phi = np.cumsum(q, axis=-1)
+    steps = lengths[:, None] * np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    if not joints:
+        return steps.sum(axis=-2)
+    zero = np.zeros(phi.shape[:-1] + (1, 2))
+    return np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2)
+
+
+def jacobian(lengths: ArrayLike, q: ArrayLike) -> np.ndarray:
+    """Endpoint Jacobian of a planar chain, ``J = d(endpoint) / dq``.
+
+    Parameters
+    ----------
+    lengths : array_like, shape (n,)
+        Link lengths [m].
+    q : array_like, shape (..., n)
+        Joint coordinates [rad].
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2, n)
+        [m/rad]; the endpoint velocity is ``J @ qd`` and a force ``F`` at the endpoint
+        needs the joint torques ``J.T @ F`` to be held.
+
+    Examples
+    --------
+    >>> print(np.round(jacobian([1.0], [np.pi / 2]), 12))
+    [[-1.]
+     [ 0.]]
+    """
+    lengths, q = _chain_args(lengths, q)
+    phi = np.cumsum(q, axis=-1)
+    # Column j: the endpoint velocity per unit rate of joint j, the sum over segments k >= j.
+    per_segment = lengths * np.stack([-np.sin(phi), np.cos(phi)], axis=-2)
+    return np.cumsum(per_segment[..., ::-1], axis=-1)[..., ::-1]
+
+
+def inverse_kinematics_2link(
+    p: ArrayLike, l1: float, l2: float, *, elbow: str = "down", tol: float = 1e-9
+) -> np.ndarray:
+    """Joint angles that put a two-link chain's endpoint at ``p``.
+
+    Parameters
+    ----------
+    p : array_like, shape (..., 2)
+        Target endpoint position(s) ``(x, y)`` [m], relative to the base joint.
+    l1, l2 : float
+        Lengths of the proximal and distal links [m].
+    elbow : {"down", "up"}, optional
+        Which of the two mirror solutions: ``"down"`` (default) has ``q[1] >= 0``
+        (counter-clockwise, the elbow flexion of a right arm seen from its right side),
+        ``"up"`` has ``q[1] <= 0``.
+    tol : float, optional
+        Targets out of reach by less than this [m] (round-off at full extension) are moved
+        onto the boundary instead of raising.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2)
+        ``(q1, q2)`` [rad], ``q1`` from +x, ``q2`` relative to link 1.
+
+    Raises
+    ------
+    ValueError
+        If a target is farther than ``l1 + l2`` or closer than ``|l1 - l2|`` to the base;
+        the message says by how many metres and at which frame.
+
+    Examples
+    --------
+    >>> q = inverse_kinematics_2link([0.3, 0.4], 0.3, 0.4)
+    >>> print(np.round(np.degrees(q), 6) + 0.0)
+    [ 0. 90.]
+    """
+    l1 = positive(l1, "l1", unit="m")
+    l2 = positive(l2, "l2", unit="m")
+    if elbow not in ("down", "up"):
+        raise ValueError(f'elbow must be "down" or "up"; got {elbow!r}')
+    p = as_array(p, "p", unit="m", last=2)
+    r = np.hypot(p[..., 0], p[..., 1])
+    outer, inner = l1 + l2, abs(l1 - l2)
+    for excess, what, limit in ((r - outer, "beyond the reach", outer),
+                                (inner - r, "inside the inner limit", inner)):
+        bad = excess > tol
+        if np.any(bad):
+            worst = np.unravel_index(np.argmax(np.where(bad, excess, -np.inf)), excess.shape)
+            raise ValueError(
+                f"target p is out of reach: {int(bad.sum())} frame(s) lie {what} of the "
+                f"two-link chain (|p| = {limit:.6g} m for l1 = {l1} m, l2 = {l2} m); the "
+                f"worst, at index {tuple(int(i) for i in worst)}, is "
+                f"{float(excess[worst]):.6g} m out of reach"
+            )
+    cos_q2 = np.clip((r**2 - l1**2 - l2**2) / (2 * l1 * l2), -1.0, 1.0)
+    q2 = np.arccos(cos_q2)
+    if elbow == "up":
+        q2 = -q2
+    q1 = np.arctan2(p[..., 1], p[..., 0]) - np.arctan2(l2 * np.sin(q2), l1 + l2 * np.cos(q2))
+    return np.stack([q1, q2], axis=-1)
+
+
+def joint_rates_2link(
+    lengths: ArrayLike, q: ArrayLike, v: ArrayLike, a: ArrayLike | None = None
+) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+    """Joint velocities (and accelerations) of a two-link chain from endpoint ones.
+
+    Solves ``J qd = v`` and ``J qdd = a - Jdot qd`` exactly (no numerical differentiation).
+
+    Parameters
+    ----------
+    lengths : array_like, shape (2,)
+        Link lengths [m].
+    q : array_like, shape (..., 2)
+        Joint angles [rad].
+    v : array_like, shape (..., 2)
+        Endpoint velocity [m/s].
+    a : array_like, shape (..., 2), optional
+        Endpoint acceleration [m/s^2].
+
+    Returns
+    -------
+    qd : numpy.ndarray, shape (..., 2)
+        Joint angular velocities [rad/s].
+    qdd : numpy.ndarray, shape (..., 2)
+        Joint angular accelerations [rad/s^2], only if ``a`` is given.
+
+    Raises
+    ------
+    ValueError
+        At a singular posture (``sin q2 = 0``: arm fully extended or folded), where the
+        joint rates are not defined by the endpoint motion.
+
+    Examples
+    --------
+    >>> print(np.round(joint_rates_2link([1.0, 1.0], [0.0, np.pi / 2], [0.0, 1.0]), 12))
+    [ 1. -1.]
+    """
+    lengths, q = _chain_args(lengths, q)
+    if lengths.size != 2:
+        raise ValueError(f"lengths must hold the two link lengths [m]; got {lengths.size}")
+    v = as_array(v, "v", unit="m/s", last=2)
+    jac = jacobian(lengths, q)
+    det = lengths[0] * lengths[1] * np.sin(q[..., 1])
+    singular = np.abs(det) < 1e-12 * lengths[0] * lengths[1]
+    if np.any(singular):
+        where = tuple(int(i) for i in np.argwhere(singular)[0])
+        raise ValueError(
+            f"the two-link chain is at a singular posture (sin q2 = 0: fully extended or "
+            f"folded) at index {where}; joint rates are not defined by the endpoint motion "
+            "there (they grow without bound as the posture is approached)"
+        )
+    inv = np.stack([np.stack([jac[..., 1, 1], -jac[..., 0, 1]], -1),
+                    np.stack([-jac[..., 1, 0], jac[..., 0, 0]], -1)], -2) / det[..., None, None]
+    qd = np.einsum("...ij,...j->...i", inv, v)
+    if a is None:
+        return qd
+    a = as_array(a, "a", unit="m/s^2", last=2)
+    # Jdot qd: the velocity-product (centripetal) part of the endpoint acceleration.
+    phi = np.cumsum(q, axis=-1)
+    phid = np.cumsum(qd, axis=-1)
+    centripetal = -np.einsum("j,...j,...jd->...d", lengths, phid**2,
+                             np.stack([np.cos(phi), np.sin(phi)], axis=-1))
+    qdd = np.einsum("...ij,...j->...i", inv, a - centripetal)
+    return qd, qdd
+
+
+def minimum_jerk(
+    x0: ArrayLike, xf: ArrayLike, duration: float, t: ArrayLike
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Minimum-jerk trajectory between two rest positions (Flash and Hogan 1985).
+
+    ``x(t) = x0 + (xf - x0) (10 s^3 - 15 s^4 + 6 s^5)`` with ``s = t / duration``: the
+    movement that minimises the integrated squared jerk with zero velocity and acceleration
+    at both ends. Before ``t = 0`` the position is held at ``x0``, after ``duration`` at
+    ``xf``.
+
+    Parameters
+    ----------
+    x0, xf : array_like, shape (...)
+        Start and end positions (any unit, for example [m] or [rad]); broadcast together.
+    duration : float
+        Movement time [s], > 0.
+    t : array_like, shape (N,)
+        Times [s].
+
+    Returns
+    -------
+    position, velocity, acceleration : numpy.ndarray, each shape (N, ...)
+        In the unit of ``x0`` per second to the power 0, 1, 2.
+
+    References
+    ----------
+    .. [1] T. Flash, N. Hogan, "The coordination of arm movements: an experimentally
+       confirmed mathematical model", *Journal of Neuroscience* 5(7), 1688-1703, 1985.
+
+    Examples
+    --------
+    >>> x, v, a = minimum_jerk([0.0, 0.0], [1.0, 2.0], 2.0, [0.0, 1.0, 2.0])
+    >>> print(x)
+    [[0.  0. ]
+     [0.5 1. ]
+     [1.  2. ]]
+    >>> print(np.round(v[1], 6))   # peak speed 15/8 of the mean speed
+    [0.9375 1.875 ]
+    """
+    x0 = as_array(x0, "x0")
+    xf = as_array(xf, "xf")
+    try:
+        span = np.broadcast_arrays(x0, xf)
+    except ValueError:
+        raise ValueError(
+            f"x0 and xf must have the same shape; got {x0.shape} and {xf.shape}"
+        ) from None
+    big_t = positive(duration, "duration", unit="s")
+    t = as_array(t, "t", unit="s", ndim=1)
+    s = np.clip(t / big_t, 0.0, 1.0)
+    moving = ((t >= 0) & (t <= big_t)).astype(float)
+    shape = (-1,) + (1,) * span[0].ndim
+    s, moving = s.reshape(shape), moving.reshape(shape)
+    delta = span[1] - span[0]
+    position = span[0] + delta * (10 * s**3 - 15 * s**4 + 6 * s**5)
+    velocity = moving * delta * (30 * s**2 - 60 * s**3 + 30 * s**4) / big_t
+    acceleration = moving * delta * (60 * s - 180 * s**2 + 120 * s**3) / big_t**2
+    return position, velocity, acceleration
+
+
+def segment_angle(proximal: ArrayLike, distal: ArrayLike) -> np.ndarray:
+    """Angle of the segment from a proximal to a distal marker, from +x, unwrapped in time.
+
+    Parameters
+    ----------
+    proximal, distal : array_like, shape (..., 2)
+        Marker positions ``(x, y)`` [m]; one frame or ``N`` frames (time on axis 0).
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        Counter-clockwise angle of ``distal - proximal`` from +x [rad]; for ``N`` frames it
+        is unwrapped along axis 0 (no jumps of 2 pi), starting in ``(-pi, pi]``.
+
+    Examples
+    --------
+    >>> hip = [[0.0, 1.0], [0.0, 1.0]]
+    >>> knee = [[0.0, 0.5], [0.1, 0.5]]
+    >>> print(np.round(np.degrees(segment_angle(hip, knee)), 3))
+    [-90.   -78.69]
+    """
+    proximal = as_array(proximal, "proximal", unit="m", last=2)
+    distal = as_array(distal, "distal", unit="m", last=2)
+    try:
+        d = distal - proximal
+    except ValueError:
+        raise ValueError(
+            f"proximal and distal must have the same frames; got shapes {proximal.shape} "
+            f"and {distal.shape}"
+        ) from None
+    lengths = np.hypot(d[..., 0], d[..., 1])
+    if np.any(lengths == 0):
+        raise ValueError("proximal and distal markers coincide in some frame(s): no angle")
+    angle = np.arctan2(d[..., 1], d[..., 0])
+    return np.unwrap(angle, axis=0) if angle.ndim else angle
