@@ -451,7 +451,7 @@ def lower_limb(
     >>> np.round(res.forces[0, :, 1], 6) + 0.0
     array([-590., -660., -690.])
     """
-    from bmc import signals
+    from bmc import kinematics, signals
 
     mk = as_array(markers, "markers", unit="m")
     if mk.ndim == 2 and mk.shape[1] == 8:
@@ -487,8 +487,7 @@ def lower_limb(
 
     prox, dist = mk[:, :3], mk[:, 1:]
     com = prox + frac[:, None] * (dist - prox)
-    seg = dist - prox
-    angles = np.unwrap(np.arctan2(seg[..., 1], seg[..., 0]), axis=0)
+    angles = kinematics.segment_angle(prox, dist)
     if derivative == "central":
         acc = signals.derivative(com, 1.0 / fs, n=2)
         omega = signals.derivative(angles, 1.0 / fs)
