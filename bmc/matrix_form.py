@@ -254,9 +254,16 @@ class DoublePendulum:
         numpy.ndarray, shape (4,)
             ``(omega1, omega2, alpha1, alpha2)`` [rad/s, rad/s^2].
         """
-        y = np.asarray(y, dtype=float)
-        alpha = self.accelerations(y[:2], y[2:], 0.0 if Q is None else Q)
-        return np.concatenate([y[2:], alpha])
+        th1, th2, w1, w2 = (float(v) for v in y)     # plain floats: ~20x faster than arrays
+        q1, q2 = (0.0, 0.0) if Q is None else (float(v) for v in Q)
+        a, b, c, g1, g2 = self._k
+        d = th1 - th2
+        sd = math.sin(d)
+        m12 = b * math.cos(d)
+        r1 = -b * w2 * w2 * sd - g1 * math.sin(th1) + q1
+        r2 = b * w1 * w1 * sd - g2 * math.sin(th2) + q2
+        det = a * c - m12 * m12                      # closed-form solve of the 2x2 system
+        return np.array([w1, w2, (c * r1 - m12 * r2) / det, (a * r2 - m12 * r1) / det])
 
     def energy(self, theta: ArrayLike, omega: ArrayLike) -> np.ndarray:
         """Kinetic plus potential energy [J], shape (...,); potential zero at the pivot height.
