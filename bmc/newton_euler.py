@@ -35,6 +35,7 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array, positive
 
 __all__ = ["LowerLimbResult", "invdyn2d", "lower_limb"]
+__all__ += ["invdyn3d", "joint_loads3d"]  # 3D section (H4), at the end of the file
 
 G = 9.80665  # standard acceleration of free fall [m/s^2] (ISO 80000-3)
 
@@ -524,3 +525,189 @@ def lower_limb(
 # ---------------------------------------------------------------------------------------
 # End of the planar section (H2). The 3D section, if any, follows below this line.
 # ---------------------------------------------------------------------------------------
+
+
+# =======================================================================================
+# 3D section (owner: H4, notebook 3). Euler's equations in the segment frame, loads solved
+# segment by segment from the distal end; the matrix form of the same equations is in
+# bmc.matrix_form, and the two agree to rounding error (tests/test_newton_euler3d.py).
+# =======================================================================================
+def invdyn3d(
+    rcm: ArrayLike,
+    rd: ArrayLike,
+    rp: ArrayLike,
+    acm: ArrayLike,
+    omega: ArrayLike,
+    omegadot: ArrayLike,
+    R: ArrayLike,  # noqa: N803 - the usual name of a rotation matrix
+    mass: float,
+    inertia: ArrayLike,
+    Fd: ArrayLike,  # noqa: N803 - as in invdyn2d
+    Md: ArrayLike,  # noqa: N803
+    *,
+    g: float = G,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Spatial inverse dynamics of one segment: proximal joint load from the distal one.
+
+    The 3D counterpart of :func:`invdyn2d`, with the same sign conventions: ``Fd, Md`` act
+    ON the segment at its distal end, ``Fp, Mp`` ON the segment at its proximal joint, and
+    going up a chain the next segment receives ``-Fp, -Mp``.
+
+    Parameters
+    ----------
+    rcm, rd, rp : array_like, shape (3,) or (N, 3)
+        Centre of mass, point of application of ``Fd`` (distal joint or centre of pressure)
+        and proximal joint, global frame [m].
+    acm : array_like, shape (3,) or (N, 3)
+        Centre of mass acceleration, global frame [m/s^2].
+    omega, omegadot : array_like, shape (3,) or (N, 3)
+        Angular velocity [rad/s] and acceleration [rad/s^2] in the segment's frame.
+    R : array_like, shape (3, 3) or (N, 3, 3)
+        Orientation of the segment: ``v_global = R v_segment``.
+    mass : float
+        Segment mass [kg].
+    inertia : array_like, shape (3, 3)
+        Inertia tensor about the centre of mass in the segment's frame [kg m^2].
+    Fd, Md : array_like, shape (3,) or (N, 3)
+        Force [N] and free moment [N m] acting on the segment at its distal end, global
+        frame.
+    g : float, optional
+        Acceleration of free fall [m/s^2] along -y (keyword-only, default 9.80665).
+
+    Returns
+    -------
+    Fp : numpy.ndarray, shape (3,) or (N, 3)
+        Force on the segment at its proximal joint, global frame [N].
+    Mp : numpy.ndarray, shape (3,) or (N, 3)
+        Moment on the segment at its proximal joint, global frame [N m]; ``R^T Mp`` gives it
+        in the segment's frame.
+
+    Notes
+    -----
+    Newton's law in the global frame and Euler's law written in the segment frame, where the
+    inertia tensor is constant, then rotated to the global frame:
+
+    .. math::
+
+        \mathbf{F}_p = m\mathbf{a}_{cm} - m\mathbf{g} - \mathbf{F}_d, \qquad
+        \mathbf{M}_p = R\,(I\dot{\boldsymbol\omega} + \boldsymbol\omega\times I\boldsymbol\omega)
+            - \mathbf{M}_d - (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d
+            - (\mathbf{r}_p - \mathbf{r}_{cm})\times\mathbf{F}_p .
+
+    Examples
+    --------
+    A resting 2 kg segment hanging from its proximal joint 0.5 m above its centre of mass:
+
+    >>> Fp, Mp = invdyn3d([0, 0.5, 0], [0, 0, 0], [0, 1, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0],
+    ...                   np.eye(3), 2.0, 0.1 * np.eye(3), [0, 0, 0], [0, 0, 0], g=10.0)
+    >>> Fp, Mp
+    (array([ 0., 20.,  0.]), array([0., 0., 0.]))
+    """
+    vec = {name: as_array(value, name, unit=unit, last=3, ndim=(1, 2)) for name, value, unit in (
+        ("rcm", rcm, "m"), ("rd", rd, "m"), ("rp", rp, "m"), ("acm", acm, "m/s^2"),
+        ("omega", omega, "rad/s"), ("omegadot", omegadot, "rad/s^2"), ("Fd", Fd, "N"),
+        ("Md", Md, "N m"))}
+    R = as_array(R, "R", last=(3, 3), ndim=(2, 3))
+    mass = positive(mass, "mass", unit="kg")
+    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3), ndim=2)
+    _frames({**{k: (v, 1) for k, v in vec.items()}, "R": (R, 2)})
+    gravity = np.array([0.0, -positive(g, "g", unit="m/s^2", allow_zero=True), 0.0])
+    w = vec["omega"]
+    euler = vec["omegadot"] @ inertia.T + np.cross(w, w @ inertia.T)   # segment frame
+    Fp = mass * vec["acm"] - mass * gravity - vec["Fd"]
+    Mp = (np.einsum("...ij,...j->...i", R, euler) - vec["Md"]
+          - np.cross(vec["rd"] - vec["rcm"], vec["Fd"])
+          - np.cross(vec["rp"] - vec["rcm"], Fp))
+    return Fp, Mp
+
+
+def joint_loads3d(
+    mass: ArrayLike,
+    inertia: ArrayLike,
+    R: ArrayLike,  # noqa: N803
+    rcm: ArrayLike,
+    rp: ArrayLike,
+    acm: ArrayLike,
+    omega: ArrayLike,
+    omegadot: ArrayLike,
+    f_ext: ArrayLike,
+    p_ext: ArrayLike,
+    *,
+    free_moment: ArrayLike | None = None,
+    g: float = G,
+    frame: str = "segment",
+) -> tuple[np.ndarray, np.ndarray]:
+    """Joint loads of a 3D chain, segment by segment from the distal end (recursive).
+
+    Same arguments and results as :func:`bmc.matrix_form.joint_loads`: segments are
+    numbered from the distal end (foot, shank, ...), segment ``i``'s distal joint is
+    segment ``i-1``'s proximal joint ``rp[..., i-1, :]``, and segment 1 carries the
+    external force ``f_ext`` at ``p_ext`` (ground reaction at the centre of pressure).
+    Each step is :func:`invdyn3d` with ``Fd, Md = -Fp, -Mp`` of the previous segment.
+
+    Parameters
+    ----------
+    mass : array_like, shape (n,)
+        Segment masses [kg], distal first.
+    inertia : array_like, shape (n, 3, 3)
+        Inertia tensors about each centre of mass, segment frames [kg m^2].
+    R : array_like, shape (N, n, 3, 3) or (n, 3, 3)
+        Orientations, ``v_global = R v_segment``.
+    rcm, rp, acm : array_like, shape (N, n, 3) or (n, 3)
+        Centre of mass and proximal joint positions [m], centre of mass accelerations
+        [m/s^2], global frame.
+    omega, omegadot : array_like, shape (N, n, 3) or (n, 3)
+        Angular velocities [rad/s] and accelerations [rad/s^2], segment frames.
+    f_ext, p_ext : array_like, shape (N, 3) or (3,)
+        External force on segment 1 [N] and its point of application [m], global frame.
+    free_moment : array_like, shape (N, 3) or (3,), optional
+        External free moment on segment 1, global frame [N m] (default zero).
+    g : float, optional
+        Acceleration of free fall [m/s^2] along -y (default 9.80665).
+    frame : {"segment", "global"}, optional
+        Frame of the returned moments (default: each segment's own frame).
+
+    Returns
+    -------
+    F : numpy.ndarray, shape (N, n, 3) or (n, 3)
+        Force on segment ``i`` at its proximal joint, global frame [N].
+    M : numpy.ndarray, shape (N, n, 3) or (n, 3)
+        Moment on segment ``i`` at its proximal joint [N m], in ``frame``.
+
+    Examples
+    --------
+    Two resting 1 kg segments stacked along y, nothing at the distal end:
+
+    >>> eye = np.eye(3)
+    >>> F, M = joint_loads3d([1.0, 1.0], [0.01 * eye] * 2, [eye, eye], [[0, 0.5, 0], [0, 1.5, 0]],
+    ...                      [[0, 1, 0], [0, 2, 0]], np.zeros((2, 3)), np.zeros((2, 3)),
+    ...                      np.zeros((2, 3)), [0, 0, 0], [0, 0, 0], g=10.0)
+    >>> F
+    array([[ 0., 10.,  0.],
+           [ 0., 20.,  0.]])
+    """
+    if frame not in ("segment", "global"):
+        raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
+    mass = as_array(mass, "mass", unit="kg", ndim=1)
+    n = mass.size
+    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(n, 3, 3), ndim=3)
+    R = as_array(R, "R", last=(n, 3, 3), ndim=(3, 4))
+    seg = {name: as_array(value, name, unit=unit, last=(n, 3), ndim=(2, 3))
+           for name, value, unit in (("rcm", rcm, "m"), ("rp", rp, "m"), ("acm", acm, "m/s^2"),
+                                     ("omega", omega, "rad/s"),
+                                     ("omegadot", omegadot, "rad/s^2"))}
+    Fd = as_array(f_ext, "f_ext", unit="N", last=3, ndim=(1, 2))
+    rd = as_array(p_ext, "p_ext", unit="m", last=3, ndim=(1, 2))
+    Md = (np.zeros(3) if free_moment is None
+          else as_array(free_moment, "free_moment", unit="N m", last=3, ndim=(1, 2)))
+    forces, moments = [], []
+    for i in range(n):                        # a loop over segments, never over frames
+        Fp, Mp = invdyn3d(seg["rcm"][..., i, :], rd, seg["rp"][..., i, :],
+                          seg["acm"][..., i, :], seg["omega"][..., i, :],
+                          seg["omegadot"][..., i, :], R[..., i, :, :], mass[i], inertia[i],
+                          Fd, Md, g=g)
+        forces.append(Fp)
+        moments.append(Mp if frame == "global"
+                       else np.einsum("...ji,...j->...i", R[..., i, :, :], Mp))
+        Fd, Md, rd = -Fp, -Mp, seg["rp"][..., i, :]
+    return np.stack(forces, axis=-2), np.stack(moments, axis=-2)
