@@ -1,0 +1,514 @@
+"""Core of :mod:`bmc.checks`: the answer checks and the problem-data registry."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "IncorrectAnswer",
+    "Problem",
+    "check_choice",
+    "check_function",
+    "check_set",
+    "check_sign",
+    "check_value",
+    "problem",
+    "problems",
+    "register_problem",
+]
+
+Entries = list[tuple[str, Any, str, str]]
+
+
+class IncorrectAnswer(AssertionError):
+    """An answer is missing or wrong; the message is a hint that never shows the answer."""
+
+
+# --------------------------------------------------------------------------------------
+# Problem data
+# --------------------------------------------------------------------------------------
+class Problem:
+    """Read-only given data of one exercise set, with units.
+
+    Attribute access returns a fresh copy (a float or a NumPy array), so that a student
+    who changes a value changes only their copy; the checks always use the original.
+    ``print(problem)`` lists every quantity with its unit and meaning.
+
+    Parameters
+    ----------
+    topic : str
+        Name of the exercise set (see :func:`problems`).
+    title : str
+        One-line description.
+    entries : sequence of (name, value, unit, meaning)
+        The data. ``unit`` is an SI unit string ("-" for dimensionless).
+    """
+
+    __slots__ = ("_entries", "_title", "_topic")
+
+    def __init__(self, topic: str, title: str,
+                 entries: Sequence[tuple[str, Any, str, str]]) -> None:
+        object.__setattr__(self, "_topic", topic)
+        object.__setattr__(self, "_title", title)
+        frozen = {}
+        for name, value, unit, meaning in entries:
+            arr = np.array(value, dtype=float)
+            arr.setflags(write=False)
+            frozen[name] = (arr, unit, meaning)
+        object.__setattr__(self, "_entries", frozen)
+
+    @property
+    def topic(self) -> str:
+        """Name of the exercise set."""
+        return self._topic
+
+    def __getattr__(self, name: str) -> Any:
+        entries = object.__getattribute__(self, "_entries")
+        if name not in entries:
+            raise AttributeError(
+                f"problem {self._topic!r} has no quantity {name!r}; it has "
+                f"{', '.join(entries)}"
+            )
+        arr = entries[name][0]
+        return float(arr) if arr.ndim == 0 else arr.copy()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(
+            "problem data are read-only: copy the value into a variable of your own "
+            f"(for example `{name} = p.{name}`) and change that"
+        )
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._entries) + ["topic"]
+
+    def units(self) -> dict[str, str]:
+        """Return the unit of every quantity, by name."""
+        return {name: unit for name, (_, unit, _) in self._entries.items()}
+
+    def __repr__(self) -> str:
+        lines = [f"{self._title} (bmc.checks.problem({self._topic!r}))"]
+        width = max(len(name) for name in self._entries)
+        for name, (arr, unit, meaning) in self._entries.items():
+            text = np.array2string(arr, precision=4, separator=", ", suppress_small=True,
+                                   max_line_width=200).replace("\n", "")
+            lines.append(f"  {name:<{width}} = {text} [{unit}]  {meaning}")
+        return "\n".join(lines)
+
+
+
+_PROBLEM_SPECS: dict[str, tuple[str, Callable[[], Entries]]] = {}
+_PROBLEM_CACHE: dict[str, Problem] = {}
+
+
+def register_problem(topic: str, title: str, build: Callable[[], Entries]) -> None:
+    """Register the given data of an exercise set (used by the topic modules).
+
+    Parameters
+    ----------
+    topic : str
+        Name passed to :func:`problem`.
+    title : str
+        One-line description.
+    build : callable
+        Returns the entries ``(name, value, unit, meaning)``; called on first use, so that
+        data computed with heavier ``bmc`` modules cost nothing until needed.
+    """
+    _PROBLEM_SPECS[topic] = (title, build)
+    _PROBLEM_CACHE.pop(topic, None)
+
+
+def problems() -> list[str]:
+    """Return the names of the exercise sets that :func:`problem` knows.
+
+    Returns
+    -------
+    list of str
+        Topic names.
+
+    Examples
+    --------
+    >>> "one_link" in problems()
+    True
+    """
+    return sorted(_PROBLEM_SPECS)
+
+
+def problem(topic: str) -> Problem:
+    """Return the given data of one exercise set.
+
+    Parameters
+    ----------
+    topic : str
+        One of :func:`problems`, e.g. ``"one_link"``.
+
+    Returns
+    -------
+    Problem
+        Read-only data with units; ``print`` it to see everything.
+
+    Raises
+    ------
+    ValueError
+        If ``topic`` is unknown.
+
+    Examples
+    --------
+    >>> p = problem("one_link")
+    >>> print(p.mass, p.units()["mass"])
+    1.6 kg
+    """
+    if topic not in _PROBLEM_SPECS:
+        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    if topic not in _PROBLEM_CACHE:
+        title, build = _PROBLEM_SPECS[topic]
+        _PROBLEM_CACHE[topic] = Problem(topic, title, build())
+    return _PROBLEM_CACHE[topic]
+
+
+# --------------------------------------------------------------------------------------
+# Generic checks
+# --------------------------------------------------------------------------------------
+def _fail(name: str, what: str, hint: str = "") -> IncorrectAnswer:
+    """Build the exception for a failed check."""
+    message = f"{name} {what}"
+    if not message.endswith((".", "?", "!")):
+        message += "."
+    if hint:
+        message += f" Hint: {hint}"
+    return IncorrectAnswer(message)
+
+
+def _missing(answer: Any) -> bool:
+    return answer is None or answer is Ellipsis
+
+
+def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
+             hint: str) -> np.ndarray:
+    """Convert an answer to a float array of ``shape`` or raise a helpful error."""
+    if _missing(answer):
+        raise _fail(name, "has no answer yet: replace the `...` with your result")
+    if callable(answer):
+        raise _fail(name, "is a function, not a number: call it and store the result")
+    if isinstance(answer, (bool, np.bool_, str)):
+        raise _fail(name, f"must be a number [{unit or '-'}], not {type(answer).__name__} "
+                    f"{answer!r}", hint)
+    try:
+        arr = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        raise _fail(name, f"must be a number or an array of numbers [{unit or '-'}]; got "
+                    f"{type(answer).__name__} {str(answer)[:60]!r} (a symbolic expression "
+                    "needs its values substituted)", hint) from None
+    if arr.shape != shape:
+        # accept extra axes of length one (a column instead of a row, [[x]] for x)
+        flat = np.empty(shape).squeeze().shape
+        if arr.size == math.prod(shape) and arr.squeeze().shape == flat:
+            arr = arr.reshape(shape)
+        else:
+            want = "a single number" if shape == () else f"shape {shape}"
+            got = "a single number" if arr.ndim == 0 else f"shape {arr.shape}"
+            raise _fail(name, f"must be {want}; got {got}", hint)
+    if not np.all(np.isfinite(arr)):
+        raise _fail(name, "contains NaN or inf: check for a division by zero or an "
+                    "undefined variable", hint)
+    return arr
+
+
+def _diagnose(ans: np.ndarray, exp: np.ndarray, close: Callable[..., Any],
+              unit: str) -> str:
+    """Say what kind of mistake ``ans`` looks like, without revealing ``exp``."""
+    if np.any(exp != 0) and np.all(close(ans, -exp)):
+        return "the magnitude is right but the sign is not"
+    if "rad" in unit and np.all(close(ans, np.degrees(exp))):
+        return "it looks like degrees: use radians"
+    if exp.ndim == 2 and exp.shape[0] == exp.shape[1] and np.all(close(ans.T, exp)):
+        return "it looks transposed (rows and columns swapped)"
+    if exp.ndim >= 1 and exp.size > 1:
+        wrong = np.argwhere(~close(ans, exp))
+        if 0 < len(wrong) < exp.size:
+            where = ", ".join(str(tuple(int(i) for i in w)) if exp.ndim > 1 else str(int(w[0]))
+                              for w in wrong)
+            return f"the entries at index {where} are not right (the others are)"
+        nonzero = (exp != 0) & (ans != 0)
+        if nonzero.all():
+            ratio = ans / exp
+            if np.allclose(ratio, ratio.flat[0], rtol=1e-6):
+                return ("every entry is off by the same factor: look for a common factor "
+                        "(a mass, a length, g, a 1/2)")
+    return ""
+
+
+def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e-3,
+                atol: float = 0.0, unit: str = "", hint: str = "") -> bool:
+    """Check a numeric answer (a number or an array) against the expected value.
+
+    Parameters
+    ----------
+    name : str
+        The answer's variable name, used in the message.
+    answer : object
+        What the student computed.
+    expected : array_like
+        The right value; its shape is the required shape.
+    rtol, atol : float, optional
+        Relative and absolute tolerance (``numpy.isclose``). Default ``rtol=1e-3``: answers
+        rounded to four significant digits pass.
+    unit : str, optional
+        Unit of the answer, shown in messages; a unit containing "rad" also enables the
+        degrees-instead-of-radians diagnosis.
+    hint : str, optional
+        Where to look in the course (never the answer).
+
+    Returns
+    -------
+    bool
+        ``True`` if the answer is right.
+
+    Raises
+    ------
+    IncorrectAnswer
+        If the answer is missing, not numeric, of the wrong shape, or wrong.
+
+    Examples
+    --------
+    >>> check_value("theta", [0.1, 0.2], [0.1, 0.2], unit="rad")
+    True
+    """
+    exp = np.asarray(expected, dtype=float)
+    ans = _numeric(name, answer, shape=exp.shape, unit=unit, hint=hint)
+
+    def close(a, b):
+        return np.isclose(a, b, rtol=rtol, atol=atol)
+
+    if np.all(close(ans, exp)):
+        return True
+    diagnosis = _diagnose(ans, exp, close, unit)
+    raise _fail(name, "is not correct yet" + (f": {diagnosis}" if diagnosis else ""), hint)
+
+
+_SIGN_WORDS = {"positive": 1, "+": 1, "+1": 1, "negative": -1, "-": -1, "-1": -1,
+               "zero": 0, "0": 0}
+
+
+def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
+               hint: str = "") -> bool:
+    """Check a predicted sign: ``+1``, ``-1`` or ``0`` (or "positive", "negative", "zero").
+
+    Parameters
+    ----------
+    name : str
+        The answer's variable name.
+    answer : int, float or str
+        The predicted sign (any number counts by its sign).
+    expected : float
+        A quantity whose sign is the right answer; ``|expected| <= atol`` counts as zero.
+    atol : float, optional
+        Zero tolerance for ``expected``.
+    hint : str, optional
+        Where to look in the course.
+
+    Returns
+    -------
+    bool
+        ``True`` if the sign is right.
+
+    Raises
+    ------
+    IncorrectAnswer
+        If the answer is missing, not a sign, or wrong.
+
+    Examples
+    --------
+    >>> check_sign("s", "negative", -3.2)
+    True
+    """
+    if _missing(answer):
+        raise _fail(name, "has no answer yet: replace the `...` with +1, -1 or 0")
+    if isinstance(answer, str):
+        key = answer.strip().lower()
+        if key not in _SIGN_WORDS:
+            raise _fail(name, f"must be +1, -1 or 0 (or 'positive', 'negative', 'zero'); "
+                        f"got {answer!r}")
+        given = _SIGN_WORDS[key]
+    else:
+        try:
+            given = int(np.sign(float(answer)))
+        except (TypeError, ValueError):
+            raise _fail(name, f"must be +1, -1 or 0; got {type(answer).__name__}") from None
+    truth = 0 if abs(float(expected)) <= atol else int(np.sign(expected))
+    if given == truth:
+        return True
+    raise _fail(name, "is not the right sign yet", hint)
+
+
+def _normalise(item: Any) -> Any:
+    return item.strip().lower() if isinstance(item, str) else item
+
+
+def check_choice(name: str, answer: Any, expected: Any, *, choices: Iterable[Any],
+                 hint: str = "") -> bool:
+    """Check a single choice among a few options (strings compared case-insensitively).
+
+    Parameters
+    ----------
+    name : str
+        The answer's variable name.
+    answer : object
+        The chosen option.
+    expected : object
+        The right option (one of ``choices``).
+    choices : iterable
+        Every valid option; an answer outside them is reported with the list.
+    hint : str, optional
+        Where to look in the course.
+
+    Returns
+    -------
+    bool
+        ``True`` if the choice is right.
+
+    Raises
+    ------
+    IncorrectAnswer
+        If the answer is missing, not one of ``choices``, or wrong.
+
+    Examples
+    --------
+    >>> check_choice("formula", "2.10", "2.10", choices=["2.10", "2.11", "both"])
+    True
+    """
+    options = list(choices)
+    if _missing(answer):
+        raise _fail(name, f"has no answer yet: choose one of {options}")
+    norm = [_normalise(c) for c in options]
+    if _normalise(answer) not in norm:
+        raise _fail(name, f"must be one of {options}; got {answer!r}")
+    if _normalise(answer) == _normalise(expected):
+        return True
+    raise _fail(name, "is not the right choice yet", hint)
+
+
+def check_set(name: str, answer: Any, expected: Iterable[Any], *, allowed: Iterable[Any],
+              hint: str = "") -> bool:
+    """Check an unordered collection of items (a set, list or tuple; may be empty).
+
+    Parameters
+    ----------
+    name : str
+        The answer's variable name.
+    answer : iterable
+        The student's items; strings are compared case-insensitively.
+    expected : iterable
+        The right items.
+    allowed : iterable
+        Every item that makes sense; others are reported with the list.
+    hint : str, optional
+        Where to look in the course.
+
+    Returns
+    -------
+    bool
+        ``True`` if the items are right.
+
+    Raises
+    ------
+    IncorrectAnswer
+        If the answer is missing, holds unknown items, or is wrong.
+
+    Examples
+    --------
+    >>> check_set("zero", {"C2"}, ["c2"], allowed=["C1", "C2"])
+    True
+    """
+    options = list(allowed)
+    if _missing(answer):
+        raise _fail(name, f"has no answer yet: give a set of items from {options} (use "
+                    "set() for none)")
+    if isinstance(answer, str) or not isinstance(answer, Iterable):
+        raise _fail(name, f"must be a set of items such as {{{options[0]!r}}} (or set() "
+                    f"for none); got {type(answer).__name__} {answer!r}")
+    given = {_normalise(a) for a in answer}
+    unknown = given - {_normalise(o) for o in options}
+    if unknown:
+        raise _fail(name, f"contains {sorted(map(str, unknown))}, which is not one of "
+                    f"{options}")
+    truth = {_normalise(e) for e in expected}
+    if given == truth:
+        return True
+    parts = []
+    if given - truth:
+        parts.append("at least one item you listed does not belong")
+    if truth - given:
+        parts.append("at least one item is missing")
+    raise _fail(name, "is not correct yet: " + " and ".join(parts), hint)
+
+
+def _fmt_args(args: Sequence[Any]) -> str:
+    def one(a):
+        arr = np.asarray(a)
+        if arr.dtype.kind in "fc" or arr.ndim:
+            return np.array2string(arr, precision=4, separator=", ", max_line_width=200)
+        return repr(a)
+
+    return "(" + ", ".join(one(a) for a in args) + ")"
+
+
+def check_function(name: str, func: Any, cases: Sequence[Sequence[Any]],
+                   expected: Sequence[ArrayLike], *, rtol: float = 1e-6, atol: float = 1e-9,
+                   unit: str = "", hint: str = "") -> bool:
+    """Call a student's function on given inputs and compare with the expected outputs.
+
+    Parameters
+    ----------
+    name : str
+        The function's name.
+    func : callable
+        The student's function.
+    cases : sequence of sequence
+        Positional arguments of each call (shown in messages: inputs are not answers).
+    expected : sequence of array_like
+        The right output of each call.
+    rtol, atol : float, optional
+        Tolerances (``numpy.isclose``); tight by default, since the inputs are exact.
+    unit : str, optional
+        Unit of the output.
+    hint : str, optional
+        Where to look in the course.
+
+    Returns
+    -------
+    bool
+        ``True`` if every call returns the right value.
+
+    Raises
+    ------
+    IncorrectAnswer
+        If ``func`` is missing, not callable, raises, returns ``None`` or a wrong value.
+
+    Examples
+    --------
+    >>> check_function("square", lambda x: x * x, [(2.0,), (3.0,)], [4.0, 9.0])
+    True
+    """
+    if _missing(func):
+        raise _fail(name, "is not defined yet: write the function")
+    if not callable(func):
+        raise _fail(name, f"must be a function (def {name}(...): ...); got "
+                    f"{type(func).__name__}")
+    for args, exp in zip(cases, expected, strict=True):
+        call = f"{name}{_fmt_args(args)}"
+        try:
+            out = func(*args)
+        except Exception as exc:  # the student's code: report, never crash
+            raise _fail(call, f"raised {type(exc).__name__}: {exc}", hint) from None
+        if out is None or out is Ellipsis:
+            raise _fail(call, "returned nothing: replace the `...` and end with `return`",
+                        hint)
+        check_value(call, out, exp, rtol=rtol, atol=atol, unit=unit, hint=hint)
+    return True
+
+

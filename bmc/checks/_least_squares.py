@@ -1,0 +1,188 @@
+"""Checks of exercise set 6: least-squares inverse dynamics (Kuo 1998)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bmc.checks._core import (
+    check_choice,
+    check_function,
+    check_value,
+    problem,
+    register_problem,
+)
+
+__all__ = [
+    "check_least_squares_bias",
+    "check_least_squares_drop_channel",
+    "check_least_squares_std",
+    "check_least_squares_wls",
+]
+
+
+def _kuo_entries() -> list[tuple[str, Any, str, str]]:
+    """Measurement matrices of Kuo's benchmark at quiet standing and a biased mini-trial."""
+    from bmc import least_squares
+
+    model = least_squares.FourSegmentModel()
+    rng = np.random.default_rng(1998)
+    n = 5
+    phi = np.array([1.62, 1.52, 1.60]) + 0.05 * rng.standard_normal((n, 3))
+    phid = 0.2 * rng.standard_normal((n, 3))
+    phidd = np.zeros((n, 3))
+    A, _ = least_squares.system(model, phi, phid, phidd, np.zeros((n, 3)))
+    tau = np.array([30.0, -5.0, 8.0]) + 3.0 * rng.standard_normal((n, 3))
+    bias = 2.7
+    b = np.einsum("kij,kj->ki", A, tau)
+    b[:, 0] += bias
+    sd = np.array([1.0, 2.0, 2.0, 0.5, 0.5, 0.5])
+    return [
+        ("A", A[0], "mixed", "rows [T, Fx, Fy, phidd_shank, phidd_thigh, phidd_HAT] of "
+         "A tau = b at one frame of quiet standing (units 1, 1/m, 1/m, 1/(kg m^2) x3)"),
+        ("sd", sd, "mixed", "standard deviation of each measurement error "
+         "[N m, N, N, rad/s^2, rad/s^2, rad/s^2]"),
+        ("A_frames", A, "mixed", f"A at {n} frames of a short trial, shape ({n}, 6, 3)"),
+        ("b_frames", b, "mixed", f"b at the same {n} frames, shape ({n}, 6): the force "
+         "plate's torque channel T carries a constant bias"),
+    ]
+
+
+register_problem(
+    "least_squares", "Kuo's least-squares inverse dynamics: the four-segment standing body",
+    _kuo_entries,
+)
+
+
+_NB6 = "notebook 6 (least-squares inverse dynamics)"
+
+
+def _wls(A: np.ndarray, b: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Weighted least squares by whitening: rows scaled by 1/sd, infinite variance dropped."""
+    w = np.where(np.isfinite(var), 1.0 / np.sqrt(np.where(np.isfinite(var), var, 1.0)), 0.0)
+    return np.linalg.lstsq(A * w[:, None], b * w, rcond=None)[0]
+
+
+def _wls_cases() -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray]]:
+    rng = np.random.default_rng(8)
+    cases = []
+    for rows, cols, drop in ((6, 3, False), (5, 2, False), (6, 3, True)):
+        A = rng.standard_normal((rows, cols))
+        b = rng.standard_normal(rows)
+        var = rng.uniform(0.2, 3.0, rows)
+        if drop:
+            var[1] = np.inf
+        cases.append((A, b, var))
+    return cases, [_wls(*c) for c in cases]
+
+
+def check_least_squares_wls(wls: Any) -> bool:
+    """Question: ``wls(A, b, var)``, the weighted least-squares estimate of Kuo's eq. (8).
+
+    Parameters
+    ----------
+    wls : callable
+        The student's function: ``A`` (m, n), ``b`` (m,), ``var`` (m,) measurement error
+        variances (``np.inf`` removes a measurement); returns ``tau`` (n,).
+
+    Returns
+    -------
+    bool
+        ``True`` if right for several systems, including one with an infinite variance.
+    """
+    cases, expected = _wls_cases()
+    return check_function(
+        "wls", wls, cases, expected, rtol=1e-6, atol=1e-9,
+        hint=f"{_NB6}, the least-squares estimate: tau = (A^T W^-1 A)^-1 A^T W^-1 b with "
+        "W = diag(var); an infinite variance means a zero weight 1/var (avoid inf/inf), "
+        "and np.linalg.lstsq on the rows scaled by 1/sd is the stable way to solve it.")
+
+
+def _std_tau(var: np.ndarray) -> np.ndarray:
+    p = problem("least_squares")
+    A = p.A
+    info = np.where(np.isfinite(var), 1.0 / np.where(np.isfinite(var), var, 1.0), 0.0)
+    return np.sqrt(np.diag(np.linalg.inv(A.T @ (info[:, None] * A))))
+
+
+def check_least_squares_std(std_tau: Any) -> bool:
+    """Question: predicted standard deviation (3,) [N m] of the estimated joint torques.
+
+    Parameters
+    ----------
+    std_tau : array_like, shape (3,)
+        Square roots of the diagonal of the error covariance, ankle, knee, hip.
+
+    Returns
+    -------
+    bool
+        ``True`` if right.
+    """
+    p = problem("least_squares")
+    return check_value(
+        "std_tau", std_tau, _std_tau(p.sd**2), unit="N m",
+        hint=f"{_NB6}, error analysis: X_LS = (A^T W^-1 A)^-1 with W = diag(sd^2); the "
+        "standard deviations are the square roots of its diagonal (not of W).")
+
+
+def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
+    """Question: losing the force plate's torque channel.
+
+    Parameters
+    ----------
+    factor_hip : float
+        Predicted standard deviation of the hip torque without the torque channel divided by
+        the one with it [-].
+    can_improve : bool
+        Whether removing a measurement can ever make a torque estimate *more* precise.
+
+    Returns
+    -------
+    bool
+        ``True`` if both are right.
+    """
+    p = problem("least_squares")
+    var = p.sd**2
+    dropped = var.copy()
+    dropped[0] = np.inf
+    ratios = _std_tau(dropped) / _std_tau(var)
+    check_value("factor_hip", factor_hip, ratios[2], rtol=1e-3,
+                hint=f"{_NB6}, missing measurements: set the torque channel's variance to "
+                "infinity (its weight to zero) and recompute the covariance.")
+    # Information only adds: A^T W^-1 A grows (in the Loewner order) with every measurement.
+    return check_choice("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)),
+                        choices=[True, False],
+                        hint="compare A^T W^-1 A with and without one row: removing a row "
+                        "subtracts a positive semi-definite term.")
+
+
+def _bias_estimate() -> float:
+    p = problem("least_squares")
+    A, b = p.A_frames, p.b_frames
+    n, m, k = A.shape
+    big = np.zeros((n * m, n * k + 1))
+    for i in range(n):  # block-diagonal assembly of eq. (10), frames are blocks
+        big[i * m:(i + 1) * m, i * k:(i + 1) * k] = A[i]
+    big[0::m, -1] = 1.0  # the bias adds to the first row (T) of every frame
+    return float(np.linalg.lstsq(big, b.ravel(), rcond=None)[0][-1])
+
+
+def check_least_squares_bias(beta: Any) -> bool:
+    """Question: constant bias [N m] of the force plate's torque channel (Kuo's eq. 10).
+
+    Parameters
+    ----------
+    beta : float
+        The estimated bias: the measured ``T`` is the true one plus ``beta``.
+
+    Returns
+    -------
+    bool
+        ``True`` if right.
+    """
+    return check_value(
+        "beta", beta, _bias_estimate(), rtol=1e-4, unit="N m",
+        hint=f"{_NB6}, correction of measurement bias: stack every frame's A[k] block-"
+        "diagonally, add one column for the bias that is 1 on each frame's T row (the "
+        "measured T is the true T plus beta), and solve the whole system at once.")

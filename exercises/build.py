@@ -1,0 +1,211 @@
+"""Build the student and autograder versions of the exercise notebooks with otter-grader.
+
+Usage (from the repository root)::
+
+    python exercises/build.py                    # every master notebook -> exercises/dist/
+    python exercises/build.py 01 04              # some topics, by number or name
+    python exercises/build.py --out /tmp/dist    # elsewhere
+    python exercises/build.py --no-run-tests     # skip otter's check of the solutions
+
+Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format: a raw
+``# ASSIGNMENT CONFIG`` cell, ``# BEGIN QUESTION`` / ``# BEGIN SOLUTION`` /
+``# BEGIN TESTS`` blocks) goes through ``otter assign`` (its Python API,
+``otter.assign.main``, the same as the command ``otter assign MASTER RESULT``) and gives::
+
+    dist/NN_topic/
+        student/NN_topic.ipynb, student/tests/   hand these out (no solutions, no outputs)
+        NN_topic-student.zip                     the same folder as one file
+        autograder/NN_topic.ipynb                the solutions, with autograder/tests/
+        NN_topic-autograder.zip                  what `grade.py` and `otter run` grade with
+
+By default otter also executes the solution notebook and runs every test on it, so a build
+fails if a solution or a check is wrong. After each build this script checks that the
+student notebook holds no solution marker, no solution line of the master and no output,
+and stops with an error otherwise: a student version with answers in it is never written
+silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "# SOLUTION")
+_SOLUTION_SUFFIX = re.compile(r"\s*#\s*SOLUTION(\s+NO PROMPT)?\s*$")
+
+
+def masters(selection: list[str] | None = None, *, folder: Path = HERE) -> list[Path]:
+    """Return the master notebooks, optionally only those whose name starts with a selection.
+
+    Parameters
+    ----------
+    selection : list of str, optional
+        Topic numbers (``"01"``) or names (``"01_one_link"``, ``"one_link"``).
+    folder : pathlib.Path, optional
+        Where the masters are (default: this script's folder).
+
+    Returns
+    -------
+    list of pathlib.Path
+        Sorted paths.
+    """
+    found = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    if not selection:
+        return found
+    chosen = [nb for nb in found
+              if any(nb.stem == s or nb.stem.startswith(f"{s}_") or nb.stem[3:] == s
+                     for s in selection)]
+    missing = [s for s in selection
+               if not any(nb.stem == s or nb.stem.startswith(f"{s}_") or nb.stem[3:] == s
+                          for nb in found)]
+    if missing:
+        raise SystemExit(f"no master notebook for {missing}; have {[nb.stem for nb in found]}")
+    return chosen
+
+
+def _raw_kind(cell: dict) -> str:
+    """Return the block keyword of an otter raw boundary cell ('' for other cells)."""
+    if cell["cell_type"] != "raw":
+        return ""
+    first = "".join(cell["source"]).strip().splitlines()[:1]
+    return first[0].lstrip("#").strip().upper() if first else ""
+
+
+def solution_lines(master: dict) -> list[str]:
+    """Return the solution code lines and solution Markdown paragraphs of a master notebook.
+
+    A line is a solution line when it ends with ``# SOLUTION`` (the marker removed) or sits
+    between ``# BEGIN SOLUTION`` and ``# END SOLUTION`` comments, in a code cell of a
+    solution block; Markdown cells of a solution block count whole.
+    """
+    found: list[str] = []
+    in_block = False
+    for cell in master["cells"]:
+        kind = _raw_kind(cell)
+        if kind == "BEGIN SOLUTION":
+            in_block = True
+            continue
+        if kind == "END SOLUTION":
+            in_block = False
+            continue
+        if not in_block:
+            continue
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            found.extend(p.strip() for p in text.split("\n\n") if p.strip())
+            continue
+        inside = False
+        for line in text.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("# BEGIN SOLUTION"):
+                inside = True
+                continue
+            if stripped.startswith("# END SOLUTION"):
+                inside = False
+                continue
+            if inside or _SOLUTION_SUFFIX.search(line):
+                code = _SOLUTION_SUFFIX.sub("", line).strip()
+                if code and not code.startswith("#"):
+                    found.append(code)
+    return found
+
+
+def leaks(student: dict, master: dict) -> list[str]:
+    """Return every way in which a student notebook reveals the master's solutions."""
+    problems = []
+    lines = set()
+    texts = []
+    for i, cell in enumerate(student["cells"]):
+        text = "".join(cell["source"])
+        texts.append(text)
+        lines.update(line.strip() for line in text.splitlines())
+        for marker in MARKERS:
+            if marker in text:
+                problems.append(f"cell {i} contains the marker {marker!r}")
+        if cell["cell_type"] == "code" and cell.get("outputs"):
+            problems.append(f"cell {i} has stored outputs")
+    for sol in solution_lines(master):
+        # a Markdown paragraph or a long line may be wrapped into other text: look anywhere;
+        # a short code line must not appear as a line of its own
+        hit = any(sol in t for t in texts) if ("\n" in sol or len(sol) > 60) else sol in lines
+        if hit:
+            problems.append(f"solution present: {sol[:80]!r}")
+    return problems
+
+
+def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
+    """Run otter assign on one master notebook and tidy the result.
+
+    Parameters
+    ----------
+    master : pathlib.Path
+        The master notebook.
+    out : pathlib.Path
+        The dist folder; the result goes to ``out / master.stem``.
+    run_tests : bool, optional
+        Let otter execute the solutions and run every test on them (default).
+
+    Returns
+    -------
+    pathlib.Path
+        The result folder.
+    """
+    from otter.assign import main as otter_assign
+
+    result = out / master.stem
+    if result.exists():
+        shutil.rmtree(result)
+    result.mkdir(parents=True)
+    otter_assign(str(master), str(result), no_run_tests=not run_tests, no_pdfs=True)
+
+    zips = sorted((result / "autograder").glob("*-autograder_*.zip"))
+    if len(zips) != 1:
+        raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
+    zips[0].replace(result / f"{master.stem}-autograder.zip")
+
+    student_nb = result / "student" / master.name
+    found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))
+    if found:
+        shutil.rmtree(result / "student")
+        raise RuntimeError(f"{master.name}: the student version reveals solutions, deleted it:\n  "
+                           + "\n  ".join(found))
+
+    with zipfile.ZipFile(result / f"{master.stem}-student.zip", "w",
+                         zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((result / "student").rglob("*")):
+            if path.is_file():
+                zf.write(path, Path(master.stem) / path.relative_to(result / "student"))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("topics", nargs="*", help="topic numbers or names (default: all)")
+    parser.add_argument("--out", type=Path, default=HERE / "dist",
+                        help="output folder (default: exercises/dist)")
+    parser.add_argument("--no-run-tests", action="store_true",
+                        help="do not execute the solutions against the tests")
+    args = parser.parse_args(argv)
+
+    chosen = masters(args.topics)
+    if not chosen:
+        raise SystemExit(f"no master notebooks NN_*.ipynb in {HERE}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for master in chosen:
+        start = time.perf_counter()
+        result = build_one(master, args.out, run_tests=not args.no_run_tests)
+        print(f"{master.name}: built {result} in {time.perf_counter() - start:.1f} s"
+              + ("" if args.no_run_tests else " (solutions pass every test)"), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
