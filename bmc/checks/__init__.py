@@ -43,6 +43,12 @@ from bmc.checks._core import (
     problems,
     register_problem,
 )
+from bmc.checks._gait import (
+    check_gait_foot_loads,
+    check_gait_quasi_static,
+    check_gait_seed_error,
+    check_gait_signs,
+)
 from bmc.checks._least_squares import (
     check_least_squares_bias,
     check_least_squares_drop_channel,
@@ -61,6 +67,12 @@ from bmc.checks._one_link import (
     check_one_link_hanging,
     check_one_link_period,
     check_one_link_torque,
+)
+from bmc.checks._reactions import (
+    check_reactions_accelerations,
+    check_reactions_E,
+    check_reactions_lambda,
+    check_reactions_predictions,
 )
 from bmc.checks._two_link import (
     check_two_link_segmental_mass_matrix,
@@ -96,6 +108,16 @@ __all__ = [
     "check_matrix_form_double_pendulum_3d",
     "check_matrix_form_seed_error",
     "check_matrix_form_skew",
+    # 4 gait inverse dynamics
+    "check_gait_foot_loads",
+    "check_gait_quasi_static",
+    "check_gait_seed_error",
+    "check_gait_signs",
+    # 5 joint reactions
+    "check_reactions_accelerations",
+    "check_reactions_E",
+    "check_reactions_lambda",
+    "check_reactions_predictions",
     # 6 least-squares inverse dynamics
     "check_least_squares_bias",
     "check_least_squares_drop_channel",

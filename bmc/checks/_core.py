@@ -57,7 +57,9 @@ class Problem:
         object.__setattr__(self, "_title", title)
         frozen = {}
         for name, value, unit, meaning in entries:
-            arr = np.array(value, dtype=float)
+            arr = np.array(value)
+            if arr.dtype.kind not in "iu":  # integers (sample indices) stay integers
+                arr = arr.astype(float)
             arr.setflags(write=False)
             frozen[name] = (arr, unit, meaning)
         object.__setattr__(self, "_entries", frozen)
@@ -75,7 +77,9 @@ class Problem:
                 f"{', '.join(entries)}"
             )
         arr = entries[name][0]
-        return float(arr) if arr.ndim == 0 else arr.copy()
+        if arr.ndim == 0:
+            return int(arr) if arr.dtype.kind in "iu" else float(arr)
+        return arr.copy()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(
@@ -94,8 +98,9 @@ class Problem:
         lines = [f"{self._title} (bmc.checks.problem({self._topic!r}))"]
         width = max(len(name) for name in self._entries)
         for name, (arr, unit, meaning) in self._entries.items():
-            text = np.array2string(arr, precision=4, separator=", ", suppress_small=True,
-                                   max_line_width=200).replace("\n", "")
+            text = np.array2string(arr, separator=", ", max_line_width=200,
+                                   formatter={"float_kind": "{:.6g}".format}
+                                   ).replace("\n", "")
             lines.append(f"  {name:<{width}} = {text} [{unit}]  {meaning}")
         return "\n".join(lines)
 
