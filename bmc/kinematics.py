@@ -19,6 +19,7 @@ __all__ = [
     "jacobian",
     "joint_rates_2link",
     "minimum_jerk",
+    "minimum_jerk_reach_2link",
     "rotation_matrix",
     "segment_angle",
 ]
@@ -222,7 +223,9 @@ def joint_rates_2link(
     v = as_array(v, "v", unit="m/s", last=2)
     jac = jacobian(lengths, q)
     det = lengths[0] * lengths[1] * np.sin(q[..., 1])
-    singular = np.abs(det) < 1e-12 * lengths[0] * lengths[1]
+    # arccos near full extension loses half the digits: |q2| < 1e-7 rad is singular in
+    # floating point (the joint rates would be amplified by more than 1e7).
+    singular = np.abs(det) < 1e-7 * lengths[0] * lengths[1]
     if np.any(singular):
         where = tuple(int(i) for i in np.argwhere(singular)[0])
         raise ValueError(
@@ -303,6 +306,63 @@ def minimum_jerk(
     velocity = moving * delta * (30 * s**2 - 60 * s**3 + 30 * s**4) / big_t
     acceleration = moving * delta * (60 * s - 180 * s**2 + 120 * s**3) / big_t**2
     return position, velocity, acceleration
+
+
+def minimum_jerk_reach_2link(
+    p0: ArrayLike,
+    pf: ArrayLike,
+    duration: float,
+    t: ArrayLike,
+    l1: float,
+    l2: float,
+    *,
+    elbow: str = "down",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Joint kinematics of a two-link reach whose endpoint follows a minimum-jerk path.
+
+    The endpoint moves on the straight line from ``p0`` to ``pf`` with the minimum-jerk
+    time course (:func:`minimum_jerk`); the joint angles follow by inverse kinematics and
+    the joint velocities and accelerations exactly, from the endpoint ones
+    (:func:`joint_rates_2link`), without numerical differentiation.
+
+    Parameters
+    ----------
+    p0, pf : array_like, shape (2,)
+        Start and end of the endpoint [m], relative to the base joint.
+    duration : float
+        Movement time [s].
+    t : array_like, shape (N,)
+        Times [s].
+    l1, l2 : float
+        Link lengths [m].
+    elbow : {"down", "up"}, optional
+        Inverse-kinematics branch (see :func:`inverse_kinematics_2link`).
+
+    Returns
+    -------
+    q, qd, qdd : numpy.ndarray, each shape (N, 2)
+        Joint angles [rad], velocities [rad/s] and accelerations [rad/s^2].
+
+    Raises
+    ------
+    ValueError
+        If a sample is out of reach, or at a singular posture (for example a start at full
+        extension, where the joint accelerations are unbounded: begin the time grid just
+        after the start).
+
+    Examples
+    --------
+    >>> t = np.linspace(0.0, 1.0, 5)
+    >>> q, qd, qdd = minimum_jerk_reach_2link([0.3, 0.1], [0.1, 0.4], 1.0, t, 0.3, 0.3)
+    >>> q.shape, bool(np.allclose(qd[[0, -1]], 0.0))
+    ((5, 2), True)
+    """
+    p, v, a = minimum_jerk(p0, pf, duration, t)
+    if p.shape[1:] != (2,):
+        raise ValueError(f"p0 and pf [m] must be planar points (x, y); got shape {p.shape[1:]}")
+    q = inverse_kinematics_2link(p, l1, l2, elbow=elbow)
+    qd, qdd = joint_rates_2link([l1, l2], q, v, a)
+    return q, qd, qdd
 
 
 def segment_angle(proximal: ArrayLike, distal: ArrayLike) -> np.ndarray:

@@ -12,6 +12,7 @@ from bmc.kinematics import (
     jacobian,
     joint_rates_2link,
     minimum_jerk,
+    minimum_jerk_reach_2link,
     rotation_matrix,
     segment_angle,
 )
@@ -143,3 +144,17 @@ def test_segment_angle_unwraps_over_time():
         segment_angle([0, 0], [0, 0])
     with pytest.raises(ValueError, match=r"distal \[m\] must have trailing shape"):
         segment_angle([0, 0], [0, 0, 1])
+
+
+def test_minimum_jerk_reach_matches_numerical_derivatives_and_flags_singular_start():
+    t = np.linspace(0, 0.8, 4001)
+    q, qd, qdd = minimum_jerk_reach_2link([0.2, -0.4], [0.35, 0.25], 0.8, t, 0.3, 0.4)
+    # The endpoint follows the straight minimum-jerk path exactly (IK round trip).
+    p, _, _ = minimum_jerk([0.2, -0.4], [0.35, 0.25], 0.8, t)
+    np.testing.assert_allclose(forward_kinematics([0.3, 0.4], q), p, atol=1e-12)
+    dt = t[1] - t[0]
+    # Central differences (error ~ dt^2 times the third derivative / 6) away from the ends.
+    np.testing.assert_allclose(np.gradient(q, dt, axis=0)[1:-1], qd[1:-1], atol=1e-4)
+    np.testing.assert_allclose(np.gradient(qd, dt, axis=0)[1:-1], qdd[1:-1], atol=1e-3)
+    with pytest.raises(ValueError, match="singular posture"):
+        minimum_jerk_reach_2link([0.0, -0.7], [0.3, 0.4], 0.5, [0.0, 0.1], 0.3, 0.4)
