@@ -1,0 +1,125 @@
+"""Explorer for notebook 2 (two-link arm): the torque components of a minimum-jerk reach.
+
+:func:`reach_explorer` moves the hand of a two-link arm (upper arm; forearm and hand) on a
+straight minimum-jerk path from hanging at the side to the upper arm forward and the elbow
+flexed 90 degrees, and plots the shoulder and elbow torques split into
+``tau = M qdd + C + G``: inertial, centripetal and Coriolis, and gravitational parts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bmc.widgets._base import explorer
+
+__all__ = ["default_arm", "reach_explorer"]
+
+
+def default_arm(*, body_mass: float = 70.0, height: float = 1.70):
+    """Upper arm and forearm-plus-hand segments from Dempster's table (via Winter).
+
+    Parameters
+    ----------
+    body_mass : float, optional
+        Body mass [kg] (default 70, the notebook's subject).
+    height : float, optional
+        Body height [m] (default 1.70).
+
+    Returns
+    -------
+    tuple of bmc.anthropometry.Segment
+        ``(upper_arm, forearm_hand)``; the second combines forearm and hand end to end, so
+        its length runs from the elbow to the fingertip [m].
+    """
+    from bmc import anthropometry
+
+    upper = anthropometry.segment("upper_arm", body_mass=body_mass, height=height)
+    forearm = anthropometry.segment("forearm", body_mass=body_mass, height=height)
+    hand = anthropometry.segment("hand", body_mass=body_mass, height=height)
+    return upper, anthropometry.combine([forearm, hand], name="forearm_hand")
+
+
+def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
+    """Explore how duration, gravity and forearm parameters shape the reaching torques.
+
+    The arm is :func:`default_arm`; the hand moves from straight down at the side,
+    ``(0, -(L1 + L2))``, to ``(L1, L2)`` (upper arm forward, elbow at 90 degrees) with a
+    minimum-jerk time course, and the joint kinematics follow exactly from inverse
+    kinematics. The start is a singular posture (arm fully extended, joint accelerations
+    unbounded), so the curves begin at 1 % of the movement time.
+
+    Parameters
+    ----------
+    interactive : bool, optional
+        Return the ipywidgets explorer (default) or apply ``values`` once and return the
+        figure.
+    values : dict, optional
+        ``duration`` [s], ``g`` [m/s^2], ``forearm_mass`` [kg] and ``forearm_com`` (elbow
+        to centre of mass of forearm and hand [m]) for the non-interactive path.
+
+    Returns
+    -------
+    ipywidgets.VBox or matplotlib.figure.Figure
+        The explorer, or the updated figure.
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from bmc.chain import PlanarChain
+    from bmc.kinematics import minimum_jerk_reach_2link
+
+    upper, lower = default_arm()
+    l1, l2 = upper.length, lower.length
+    s = np.linspace(0.01, 1.0, 300)  # fraction of the movement time
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
+    names = ("inertial $M\\ddot q$", "centripetal + Coriolis $C$", "gravitational $G$",
+             "joint torque (sum)")
+    styles = ({"color": "C0"}, {"color": "C1"}, {"color": "C2"},
+              {"color": "k", "ls": "--"})
+    lines = [[ax.plot(s, np.zeros_like(s), label=name, **style)[0]
+              for name, style in zip(names, styles, strict=True)] for ax in axes]
+    for ax, joint in zip(axes, ("shoulder", "elbow"), strict=True):
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel(f"{joint} torque [N m]")
+        ax.set_title(joint)
+    axes[1].legend(loc="best", fontsize="small")
+    fig.tight_layout()
+
+    def update(duration: float, g: float, forearm_mass: float, forearm_com: float) -> None:
+        com2 = min(max(forearm_com, 0.0), l2)
+        # Keep the forearm's radius of gyration about its centre of mass as tabulated.
+        inertia2 = forearm_mass * (lower.inertia / lower.mass)
+        arm = PlanarChain([l1, l2], [upper.com, com2], [upper.mass, forearm_mass],
+                          [upper.inertia, inertia2], g=g)
+        t = s * duration
+        q, qd, qdd = minimum_jerk_reach_2link([0.0, -(l1 + l2)], [l1, l2], duration, t,
+                                              l1, l2)
+        parts = (np.einsum("fij,fj->fi", arm.mass_matrix(q), qdd), arm.velocity_terms(q, qd),
+                 arm.gravity_terms(q))
+        parts = (*parts, sum(parts))
+        for j, ax in enumerate(axes):
+            for line, part in zip(lines[j], parts, strict=True):
+                line.set_data(t, part[:, j])
+            peak = max(np.abs(p[:, j]).max() for p in parts)
+            ax.set_xlim(0.0, duration)
+            ax.set_ylim(-1.1 * peak - 1e-3, 1.1 * peak + 1e-3)
+        fig.suptitle(f"{duration:.2f} s reach, g = {g:.2f} m/s$^2$: peak joint torques "
+                     f"{np.abs(parts[3][:, 0]).max():.1f} and "
+                     f"{np.abs(parts[3][:, 1]).max():.1f} N m", fontsize="small")
+
+    style = {"description_width": "initial"}
+    controls = {
+        "duration": widgets.FloatSlider(value=0.5, min=0.3, max=4.0, step=0.1,
+                                        description="duration [s]", style=style),
+        "g": widgets.FloatSlider(value=9.81, min=0.0, max=9.81, step=0.01,
+                                 description="g [m/s^2]", style=style),
+        "forearm_mass": widgets.FloatSlider(value=round(lower.mass, 2), min=0.5, max=5.0,
+                                            step=0.05, description="forearm+hand mass [kg]",
+                                            style=style),
+        "forearm_com": widgets.FloatSlider(value=round(lower.com, 3), min=0.05,
+                                           max=round(l2, 3), step=0.005,
+                                           description="forearm+hand COM [m]", style=style),
+    }
+    return explorer(fig, update, controls, interactive=interactive, values=values)

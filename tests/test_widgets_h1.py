@@ -1,0 +1,73 @@
+"""bmc.widgets.pendulum and bmc.widgets.two_link: the explorers' non-interactive paths."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
+import numpy as np
+import pytest
+
+from bmc.chain import PlanarChain
+from bmc.kinematics import minimum_jerk_reach_2link
+from bmc.widgets import pendulum, two_link
+
+
+def test_pendulum_explorer_lines_follow_the_closed_form():
+    values = {"mean_deg": 0.0, "amplitude_deg": 20.0, "frequency": 2.0}
+    fig = pendulum.torque_explorer(length=0.5, com_fraction=0.5, mass=2.0,
+                                   interactive=False, values=values)
+    ax = fig.axes[1]
+    inertial, gravity, total = ax.get_lines()
+    t = inertial.get_xdata()
+    w, amp = 2 * np.pi * 2.0, np.radians(20.0)
+    alpha = amp * np.sin(w * t)
+    i_o = 2.0 * 0.5**2 / 12 + 2.0 * 0.25**2
+    # I_o alpha_dd and m g d cos(alpha) in closed form: rounding only.
+    np.testing.assert_allclose(inertial.get_ydata(), -i_o * amp * w**2 * np.sin(w * t),
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(gravity.get_ydata(), 2.0 * 9.81 * 0.25 * np.cos(alpha),
+                               rtol=1e-12)
+    np.testing.assert_allclose(total.get_ydata(),
+                               inertial.get_ydata() + gravity.get_ydata(), rtol=1e-12)
+    first = inertial.get_ydata().copy()
+    pose = fig.axes[0].get_lines()[0].get_xydata().copy()
+    fig2 = pendulum.torque_explorer(length=0.5, com_fraction=0.5, mass=2.0,
+                                    interactive=False, values={**values, "frequency": 1.0})
+    # Half the frequency, a quarter of the inertial torque (omega^2 law).
+    np.testing.assert_allclose(np.abs(fig2.axes[1].get_lines()[0].get_ydata()).max(),
+                               np.abs(first).max() / 4, rtol=1e-3)
+    fig3 = pendulum.torque_explorer(length=0.5, com_fraction=0.5, mass=2.0,
+                                    interactive=False, values={**values, "mean_deg": 60.0})
+    assert not np.allclose(fig3.axes[0].get_lines()[0].get_xydata(), pose)
+    assert fig2.axes[1].get_title() != ax.get_title()
+    plt.close("all")
+
+
+def test_reach_explorer_parts_sum_to_chain_inverse_dynamics():
+    values = {"duration": 0.5, "g": 9.81, "forearm_mass": 1.54, "forearm_com": 0.17}
+    fig = two_link.reach_explorer(interactive=False, values=values)
+    upper, lower = two_link.default_arm()
+    arm = PlanarChain([upper.length, lower.length], [upper.com, 0.17], [upper.mass, 1.54],
+                      [upper.inertia, 1.54 * lower.inertia / lower.mass])
+    t = fig.axes[0].get_lines()[0].get_xdata()
+    q, qd, qdd = minimum_jerk_reach_2link([0.0, -(upper.length + lower.length)],
+                                          [upper.length, lower.length], 0.5, t,
+                                          upper.length, lower.length)
+    tau = arm.inverse_dynamics(q, qd, qdd)
+    for j in range(2):
+        lines = fig.axes[j].get_lines()
+        # The plotted sum is M qdd + C + G of the same chain: rounding only.
+        np.testing.assert_allclose(lines[3].get_ydata(), tau[:, j], rtol=1e-10, atol=1e-10)
+    slow_gravity = fig.axes[0].get_lines()[2].get_ydata().copy()
+    fig2 = two_link.reach_explorer(interactive=False, values={**values, "g": 0.0})
+    # Horizontal plane: no gravitational torque at all.
+    np.testing.assert_array_equal(fig2.axes[0].get_lines()[2].get_ydata(), 0.0)
+    assert np.abs(slow_gravity).max() > 1.0
+    plt.close("all")
+
+
+def test_explorers_reject_unknown_values():
+    with pytest.raises(ValueError, match="unknown control"):
+        two_link.reach_explorer(interactive=False, values={"speed": 1.0})
+    with pytest.raises(ValueError, match="com_fraction"):
+        pendulum.torque_explorer(com_fraction=1.5, interactive=False)
+    plt.close("all")
