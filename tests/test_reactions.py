@@ -1,0 +1,298 @@
+import numpy as np
+import pytest
+
+from bmc import reactions as rx
+
+LEGS = ["hip", "knee", "ankle"]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return rx.human_model()
+
+
+@pytest.fixture(scope="module")
+def motion():
+    return rx.somersault()
+
+
+@pytest.fixture(scope="module")
+def frames(model):
+    rng = np.random.default_rng(7)
+    return rng.normal(size=(5, model.k)), rng.normal(size=(5, model.k)), \
+        rng.normal(size=(5, model.k))
+
+
+# ------------------------------------------------------------------------- the model
+def test_human_model_mass_and_layout(model):
+    # collateral limbs doubled: the seven segments carry the whole body mass (de Leva sums
+    # to 100 % within the 0.01 % rounding of the table)
+    np.testing.assert_allclose(model.total_mass, 60.0, rtol=2e-4)
+    assert (model.n, model.k, model.m) == (7, 9, 12)
+    assert model.joint_names == ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
+
+
+def test_sizes_of_the_paper(model, frames):
+    q, _, _ = frames
+    assert model.jacobian_q(q).shape == (5, 21, 9)
+    assert model.jacobian_z().shape == (21, 12)
+    assert model.constraint_jacobian(model.absolute_coordinates(q)).shape == (5, 12, 21)
+
+
+def test_E_rows_of_the_legs_are_eq_3_2(model):
+    E = model.jacobian_z()[3:12, :6]
+    expected = np.array([[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0],
+                         [1, 0, 1, 0, 0, 0], [0, 1, 0, 1, 0, 0], [0, 0, 0, 0, 0, 0],
+                         [1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], [0, 0, 0, 0, 0, 0]])
+    np.testing.assert_array_equal(E, expected)  # exact 0/1 pattern of the paper
+    np.testing.assert_array_equal(model.jacobian_z()[:3], 0)  # trunk rows are zero
+
+
+# ------------------------------------------------------------- D, E, gamma, C checks
+def test_D_matches_central_differences(model, frames):
+    q, _, _ = frames
+    eps = 1e-6
+    for qi in q:
+        num = np.stack([(model.absolute_coordinates(qi + eps * e)
+                         - model.absolute_coordinates(qi - eps * e)) / (2 * eps)
+                        for e in np.eye(model.k)], axis=-1)
+        # central differences: truncation ~eps^2 = 1e-12, rounding ~1e-16/eps = 1e-10
+        np.testing.assert_allclose(model.jacobian_q(qi), num, atol=1e-8)
+
+
+def test_E_matches_central_differences(model, frames):
+    q, _, _ = frames
+    eps = 1e-6
+    num = np.stack([(model.absolute_coordinates(q[0], eps * e)
+                     - model.absolute_coordinates(q[0], -eps * e)) / (2 * eps)
+                    for e in np.eye(model.m)], axis=-1)
+    np.testing.assert_allclose(model.jacobian_z(), num, atol=1e-8)  # g is linear in z
+
+
+def test_gamma_gives_the_acceleration_of_p(model):
+    # a smooth trajectory q(t) with known derivatives; pddot by second differences
+    rng = np.random.default_rng(3)
+    a, w, ph = rng.normal(size=(3, model.k))
+    t, dt = 0.37, 1e-4
+    q = lambda t: a * np.sin(w * t + ph)  # noqa: E731
+    qd = a * w * np.cos(w * t + ph)
+    qdd = -a * w**2 * np.sin(w * t + ph)
+    pdd_num = (model.absolute_coordinates(q(t + dt)) - 2 * model.absolute_coordinates(q(t))
+               + model.absolute_coordinates(q(t - dt))) / dt**2
+    pdd = model.jacobian_q(q(t)) @ qdd + model.gamma(q(t), qd)
+    # second differences: truncation ~dt^2 = 1e-8, rounding ~1e-16/dt^2 = 1e-8
+    np.testing.assert_allclose(pdd, pdd_num, atol=1e-5)
+
+
+def test_kinematics_agrees_with_D_and_gamma(model, frames):
+    q, qd, qdd = frames
+    r, v, a = model.kinematics(q, qd, qdd)
+    D = model.jacobian_q(q)
+    p = model.absolute_coordinates(q).reshape(5, 7, 3)
+    pd = np.einsum("nai,ni->na", D, qd).reshape(5, 7, 3)
+    pdd = (np.einsum("nai,ni->na", D, qdd) + model.gamma(q, qd)).reshape(5, 7, 3)
+    # two codings of the same formulas: agreement to rounding
+    np.testing.assert_allclose(r, p[..., :2], atol=1e-12)
+    np.testing.assert_allclose(v, pd[..., :2], atol=1e-12)
+    np.testing.assert_allclose(a, pdd[..., :2], atol=1e-12)
+
+
+def test_CD_is_zero_and_CE_is_identity(model, frames):
+    q, _, _ = frames
+    C = model.constraint_jacobian(model.absolute_coordinates(q))
+    # eqs. (2.6) and (2.7) hold to rounding for any configuration
+    np.testing.assert_allclose(C @ model.jacobian_q(q), 0.0, atol=1e-13)
+    np.testing.assert_allclose(C @ model.jacobian_z(), np.broadcast_to(np.eye(12), (5, 12, 12)),
+                               atol=1e-13)
+
+
+def test_E_is_a_right_inverse_not_the_pseudo_inverse(model, frames):
+    q, _, _ = frames
+    C = model.constraint_jacobian(model.absolute_coordinates(q[0]))
+    pinv = np.linalg.pinv(C)
+    np.testing.assert_allclose(C @ pinv, np.eye(12), atol=1e-12)  # pinv is one right inverse
+    assert np.abs(model.jacobian_z() - pinv).max() > 0.1  # E is another one
+
+
+def test_constraints_return_the_open_coordinates(model, frames):
+    q, _, _ = frames
+    z = np.random.default_rng(5).normal(size=(5, 12)) * 0.01
+    # Phi(g(q, z)) = z exactly: z are the prohibited relative translations
+    np.testing.assert_allclose(model.constraints(model.absolute_coordinates(q, z)), z,
+                               atol=1e-14)
+    np.testing.assert_allclose(model.constraints(model.absolute_coordinates(q)), 0.0,
+                               atol=1e-14)
+
+
+# ----------------------------------------------------------------------- symbolic
+@pytest.fixture(scope="module")
+def sym(model):
+    return rx.symbolic_model(model)
+
+
+def test_symbolic_D_E_gamma_match_numeric(model, sym, frames):
+    fD, fE, fg = sym.lambdify(sym.D), sym.lambdify(sym.E), sym.lambdify(sym.gamma)
+    for q, qd, qdd in zip(*frames, strict=True):
+        # the same formulas evaluated two ways: rounding only
+        np.testing.assert_allclose(fD(q, qd, qdd), model.jacobian_q(q), atol=1e-13)
+        np.testing.assert_allclose(fE(q, qd, qdd), model.jacobian_z(), atol=0)
+        np.testing.assert_allclose(fg(q, qd, qdd).ravel(), model.gamma(q, qd), atol=1e-12)
+
+
+def test_symbolic_reactions_reproduce_corrected_eq_3_3(sym):
+    import sympy as sp
+
+    Rx, Ry = sp.symbols("R_x R_y", real=True)
+    h = sym.gravity()
+    h[9] += Rx  # contact force on the feet (segment 4, x and y rows)
+    h[10] += Ry
+    lam = sym.reactions(h, columns=range(6))
+    assert sp.simplify(lam - rx.paper_formulas()) == sp.zeros(6, 1)
+    wrong = sp.simplify(lam - rx.paper_formulas(misprint=True))
+    assert wrong[3] != 0 and wrong[:3, 0] == sp.zeros(3, 1)  # only lambda_4 is affected
+
+
+# ----------------------------------------------------------------- the reactions
+def test_static_stance_closed_form(model):
+    # standing still, feet flat: each joint carries the weight above it minus nothing else
+    q = np.zeros(9)
+    q[2 + 3] = np.pi / 2  # feet horizontal
+    R = np.array([0.0, model.body_weight])
+    zero = np.zeros(9)
+    dist = 0.1
+    idr = rx.inverse_dynamics(model, q, zero, zero, contact_point=("foot", dist))
+    np.testing.assert_allclose(idr.contact_force, R, rtol=1e-12)  # weight on the bed
+    h = model.applied_forces(q, torques=idr.torques, contact_force=R,
+                             contact_point=("foot", dist), contact_moment=idr.contact_moment)
+    lam = rx.reactions_augmented(model, q, zero, zero, h, joints=LEGS)
+    m = model.mass
+    below = np.array([m[1] + m[2] + m[3], m[2] + m[3], m[3]]) * model.g
+    # vertical: body weight minus the weight of what lies below; horizontal: zero
+    np.testing.assert_allclose(lam[1::2], model.body_weight - below, rtol=1e-12)
+    np.testing.assert_allclose(lam[0::2], 0.0, atol=1e-10)
+
+
+def test_four_formulations_agree_on_consistent_data(motion):
+    m = motion.model
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point)
+    h = motion.applied_forces(torques=idr.torques)
+    a = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=LEGS)
+    b = rx.reactions_classical(m, motion.q, motion.qd, h, joints=LEGS)
+    c = rx.reactions_explicit(m, motion.q, motion.qd, motion.qdd, motion.contact_force)
+    d, tau = rx.reactions_newton_euler(m, motion.q, motion.qd, motion.qdd,
+                                       motion.contact_force, motion.contact_point[1],
+                                       contact_moment=motion.contact_moment)
+    scale = np.abs(a).max()
+    # the goal of the notebook: 1e-9 relative; rounding gives ~1e-14
+    for other in (b, c, d):
+        np.testing.assert_allclose(other, a, atol=1e-9 * scale)
+    np.testing.assert_allclose(tau, idr.torques[:, :3], atol=1e-9 * np.abs(tau).max())
+    all12 = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h)
+    np.testing.assert_allclose(all12[:, :6], a, atol=0)  # a subset of E gives the same
+
+
+def test_generated_motion_satisfies_the_minimal_form(motion):
+    m = motion.model
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point,
+                              contact_force=motion.contact_force,
+                              contact_moment=motion.contact_moment)
+    # the generator's own bed load closes the three whole-body equations (x, y, moment)
+    np.testing.assert_allclose(idr.residual[:, :2], 0.0, atol=1e-9 * m.body_weight)
+    np.testing.assert_allclose(idr.residual[:, 2], 0.0, atol=1e-9 * m.body_weight)
+    Mbar, d, hbar = rx.minimal_form(m, motion.q, motion.qd,
+                                    motion.applied_forces(torques=idr.torques))
+    res = np.einsum("nij,nj->ni", Mbar, motion.qdd) + d - hbar
+    np.testing.assert_allclose(res, 0.0, atol=1e-9 * m.body_weight)
+
+
+def test_power_balance_checks_the_torques(motion):
+    # independent of D: d(KE + PE)/dt = joint power + power of the bed's load
+    m = motion.model
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point)
+    _, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
+    w, al = motion.qd[:, 2:], motion.qdd[:, 2:]
+    dE = (np.einsum("i,nid,nid->n", m.mass, v, a) + (m.inertia * w * al).sum(1)
+          + m.g * v[..., 1] @ m.mass)
+    rel = w[:, 1:] - w[:, np.asarray(m.parent[1:])]
+    rd = (m.point(motion.q + 1e-7 * motion.qd, *motion.contact_point)
+          - m.point(motion.q - 1e-7 * motion.qd, *motion.contact_point)) / 2e-7
+    power = ((idr.torques * rel).sum(1) + (idr.contact_force * rd).sum(1)
+             + idr.contact_moment * w[:, 3])
+    # contact-point velocity by differences (error ~1e-7 m/s times kN): 1e-6 of the peak
+    np.testing.assert_allclose(dE, power, atol=1e-6 * np.abs(dE).max())
+
+
+def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
+    m = motion.model
+    rng = np.random.default_rng(11)
+    R = motion.contact_force + rng.normal(scale=20.0, size=motion.contact_force.shape)
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point, contact_force=R)
+    h = m.applied_forces(motion.q, torques=idr.torques, contact_force=R,
+                         contact_point=motion.contact_point,
+                         contact_moment=idr.contact_moment)
+    a = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h)
+    b = rx.reactions_classical(m, motion.q, motion.qd, h)
+    D = m.jacobian_q(motion.q)
+    Mbar, d, hbar = rx.minimal_form(m, motion.q, motion.qd, h)
+    r = hbar - d - np.einsum("nij,nj->ni", Mbar, motion.qdd)  # residual of (2.9)
+    dq = np.linalg.solve(Mbar, r[..., None])[..., 0]
+    predicted = np.einsum("ai,a,nab,nb->ni", m.jacobian_z(), m.mass_diagonal(), D, dq)
+    assert np.abs(a - b).max() > 1.0  # noise of 20 N makes them differ by newtons
+    # a - b = E^T M D Mbar^-1 r exactly (derivation in the notebook)
+    np.testing.assert_allclose(a - b, predicted, atol=1e-8 * np.abs(a).max())
+    # eq. (2.10) is the recursion from the free ends, noisy or not
+    ne, _ = rx.reactions_newton_euler(m, motion.q, motion.qd, motion.qdd, R,
+                                      motion.contact_point[1])
+    np.testing.assert_allclose(a[:, :6], ne, atol=1e-9 * np.abs(ne).max())
+
+
+# ------------------------------------------------------------------ the generator
+def test_somersault_is_plausible(motion):
+    m = motion.model
+    turns = (motion.q[-1, 2] - motion.q[0, 2]) / (2 * np.pi)
+    np.testing.assert_allclose(turns, 1.0, atol=0.01)  # tuned to one somersault
+    assert 0.3 < motion.takeoff < 0.6  # trampoline contact lasts a few tenths of a second
+    assert 4.0 < motion.contact_force[:, 1].max() / m.body_weight < 8.0
+    np.testing.assert_array_equal(motion.contact_force[~motion.in_contact], 0.0)
+    c = motion.in_contact & (motion.contact_force[:, 1] > 1.0)
+    cop = motion.contact_moment[c] / motion.contact_force[c, 1] + motion.contact_point[1]
+    assert cop.min() > 0.0 and cop.max() < m.length[3]  # centre of pressure on the foot
+
+
+def test_scalar_and_vector_base_acceleration_agree(model):
+    rng = np.random.default_rng(2)
+    y, t = rng.normal(size=6), 0.3
+    y[1] -= 1.5  # deep in the bed
+    fast = rx._ScalarModel(model, 0.17, 3700.0, 10.0, 0.02)
+    q, qd, qdd0 = rx._assemble(model, y[None], np.array([t]))
+    R, rp = rx._bed_force(model, q, 0.17, 3700.0, 10.0)
+    r, _, _ = model.kinematics(q, qd, qdd0)
+    arm = rx._cross2(rp - model.mass @ r / model.total_mass, R)
+    acc = rx._base_acceleration(model, q, qd, qdd0, R, 0.02 * R[:, 1] + rx.COP_FOLLOW * arm)
+    # two implementations of the same equations: rounding only
+    np.testing.assert_allclose(fast.rhs(t, y, True)[3:], acc[0], rtol=1e-10, atol=1e-10)
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_inputs(model):
+    with pytest.raises(ValueError, match=r"q \[m, rad\] must have trailing size 9"):
+        model.jacobian_q(np.zeros(8))
+    with pytest.raises(ValueError, match="unknown joint 'wrist'"):
+        rx.reactions_augmented(model, np.zeros(9), np.zeros(9), np.zeros(9),
+                               np.zeros(21), joints=["wrist"])
+    with pytest.raises(ValueError, match="contact_point=.*is required"):
+        model.applied_forces(np.zeros(9), contact_force=[0.0, 1.0])
+    with pytest.raises(ValueError, match="parent must give"):
+        rx.PlanarTree(["a", "b"], [-1, 1], [0, 1], [1, 1], [1, 1], [0.5, 0.5], [1, 1], [1, 1])
+    with pytest.raises(ValueError, match="mass must be positive"):
+        rx.PlanarTree(["a"], [-1], [0], [1], [1], [0.5], [0], [1])
+    pend = rx.PlanarTree(["a", "b"], [-1, 0], [0, 1], [-1, -1], [1, 1], [0.5, 0.5], [1, 1],
+                         [1, 1])
+    with pytest.raises(ValueError, match="needs segments 'thigh', 'shank', 'foot'"):
+        rx.reactions_explicit(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
+    with pytest.raises(ValueError, match="freq \\[Hz\\] must be a finite positive"):
+        rx.somersault(freq=0.0)
