@@ -64,6 +64,7 @@ __all__ = [
     "human_model",
     "inverse_dynamics",
     "minimal_form",
+    "motion_reactions",
     "paper_formulas",
     "reactions_augmented",
     "reactions_classical",
@@ -736,6 +737,40 @@ def inverse_dynamics(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayL
     shape = rhs.shape[:-1]
     return InverseDynamics(np.broadcast_to(R, shape + (2,)).copy(),
                            np.broadcast_to(Mc, shape).copy(), tau, resid)
+
+
+def motion_reactions(motion: Motion, *, contact_force: ArrayLike | None = None,
+                     joints: Sequence[int | str] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Reactions along a motion by eq. (2.10) and eq. (2.11), from a measured contact force.
+
+    Inverse dynamics with the given contact force (default: the motion's own) gives the
+    joint torques and the free contact moment; with them ``h`` is complete and both
+    formulas apply. They agree when the force is the true one and differ otherwise.
+
+    Parameters
+    ----------
+    motion : Motion
+        For example from :func:`somersault`.
+    contact_force : array_like, shape (N, 2), optional
+        A measured (for example noisy) contact force [N].
+    joints : sequence of str or int, optional
+        Joints to report (default all).
+
+    Returns
+    -------
+    augmented, classical : numpy.ndarray, shape (N, 2 * len(joints))
+        Eq. (2.10) and eq. (2.11) [N].
+    """
+    m = motion.model
+    R = motion.contact_force if contact_force is None else contact_force
+    idr = inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                           contact_point=motion.contact_point, contact_force=R)
+    h = m.applied_forces(motion.q, torques=idr.torques, contact_force=idr.contact_force,
+                         contact_point=motion.contact_point,
+                         contact_moment=idr.contact_moment)
+    return (reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=joints),
+            reactions_classical(m, motion.q, motion.qd, h, joints=joints))
 
 
 # ---------------------------------------------------------------------- the human model

@@ -1,0 +1,133 @@
+"""Explorer for notebook 5: joint reactions over a generated back somersault.
+
+:func:`reaction_explorer` shows the seven-segment body at one instant with the bed's force
+and the hip, knee and ankle reactions drawn as arrows, next to the vertical reactions over
+the whole somersault by eq. (2.10) and eq. (2.11) of Blajer and Czaplicki (2005). A noise
+slider adds Gaussian noise to the measured contact force: the two formulas then part.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from bmc.widgets._base import explorer
+
+__all__ = ["reaction_explorer"]
+
+_LEGS = ("hip", "knee", "ankle")
+
+
+def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = True,
+                      values: dict[str, Any] | None = None):
+    """Explore hip, knee and ankle reactions along a somersault, with a noisy force plate.
+
+    Left: the body at time ``t`` [s], the bed's force on the feet (grey arrow) and the force
+    that the thigh, shank and foot exert on the segment above at hip, knee and ankle
+    (eq. 2.10, coloured arrows; 1 body weight is drawn 0.06 m long). Right: the vertical
+    reactions [body weights] over the motion, eq. (2.10) solid and eq. (2.11) dashed,
+    with a marker at ``t``. The title gives the largest difference between the formulas.
+
+    Parameters
+    ----------
+    motion : bmc.reactions.Motion, optional
+        Default :func:`bmc.reactions.somersault`.
+    seed : int, optional
+        Seed of the noise pattern (keyword-only); the slider scales it.
+    interactive : bool, optional
+        Return the ipywidgets explorer (default) or apply ``values`` once and return the
+        figure.
+    values : dict, optional
+        ``time`` [s] and ``noise`` (standard deviation of the noise added to each
+        component of the contact force [N]) for the non-interactive path.
+
+    Returns
+    -------
+    ipywidgets.VBox or matplotlib.figure.Figure
+        The explorer, or the updated figure.
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+
+    from bmc import reactions as rx
+
+    motion = rx.somersault() if motion is None else motion
+    model, t = motion.model, motion.t
+    bw = model.body_weight
+    unit = np.random.default_rng(seed).normal(size=motion.contact_force.shape)
+    legs = [model.joint_names.index(j) for j in _LEGS]
+    prox, dist = model.joint_positions(motion.q), model.distal_positions(motion.q)
+    contact = model.point(motion.q, *motion.contact_point)
+    cache: dict[float, tuple[np.ndarray, np.ndarray]] = {}
+
+    def reactions(noise: float) -> tuple[np.ndarray, np.ndarray]:
+        if noise not in cache:
+            cache[noise] = rx.motion_reactions(
+                motion, contact_force=motion.contact_force + noise * unit, joints=_LEGS)
+        return cache[noise]
+
+    fig, (ax_body, ax_time) = plt.subplots(1, 2, figsize=(10, 4),
+                                           gridspec_kw={"width_ratios": [1, 1.6]})
+    seg_lines = [ax_body.plot([], [], "-", color="0.3", lw=3)[0] for _ in range(model.n)]
+    scale = 0.06 / bw  # metres of arrow per newton
+    arrows = ax_body.quiver(np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(4),
+                            color=["0.5", "C0", "C1", "C2"], angles="xy",
+                            scale_units="xy", scale=1.0, width=0.012)
+    for c, name in zip(("0.5", "C0", "C1", "C2"), ("bed force", *_LEGS), strict=True):
+        ax_body.plot([], [], color=c, lw=3, label=name)
+    (bed,) = ax_body.plot([-1.6, 1.6], [0.0, 0.0], color="k", lw=0.8, label="bed at rest")
+    ax_body.set_aspect("equal", adjustable="box")
+    ax_body.set_xlim(-1.6, 1.6)
+    ax_body.set_ylim(-1.2, 2.2)
+    ax_body.set_xlabel("x relative to the hip [m]")
+    ax_body.set_ylabel("y relative to the hip [m]")
+    ax_body.legend(loc="lower left", fontsize="small")
+    curves = {}
+    for k, name in enumerate(_LEGS):
+        curves[name, "2.10"] = ax_time.plot(t, np.zeros_like(t), color=f"C{k}",
+                                            label=f"{name}, eq. (2.10)")[0]
+        curves[name, "2.11"] = ax_time.plot(t, np.zeros_like(t), "--", color=f"C{k}",
+                                            label=f"{name}, eq. (2.11)")[0]
+    marker = ax_time.axvline(0.0, color="k", lw=0.8)
+    ax_time.axvspan(0.0, motion.takeoff, color="0.9", label="on the bed")
+    ax_time.set_xlabel("time [s]")
+    ax_time.set_ylabel("vertical reaction [body weights]")
+    ax_time.legend(loc="upper right", fontsize="x-small", ncol=2)
+    fig.tight_layout()
+
+    def update(time: float, noise: float) -> None:
+        aug, cla = reactions(float(noise))
+        for k, name in enumerate(_LEGS):
+            curves[name, "2.10"].set_ydata(aug[:, 2 * k + 1] / bw)
+            curves[name, "2.11"].set_ydata(cla[:, 2 * k + 1] / bw)
+        top = max(np.abs(aug[:, 1::2]).max(), np.abs(cla[:, 1::2]).max()) / bw
+        ax_time.set_ylim(-0.1 * top - 0.1, 1.15 * top + 0.1)
+        i = int(np.clip(np.searchsorted(t, time), 0, t.size - 1))
+        marker.set_xdata([t[i], t[i]])
+        hip = prox[i, 0]
+        bed.set_ydata([-hip[1], -hip[1]])
+        for s, line in enumerate(seg_lines):
+            line.set_data([prox[i, s, 0] - hip[0], dist[i, s, 0] - hip[0]],
+                          [prox[i, s, 1] - hip[1], dist[i, s, 1] - hip[1]])
+        R = motion.contact_force[i] + noise * unit[i]
+        where = np.vstack([contact[i], prox[i, [j + 1 for j in legs]]]) - hip
+        force = np.vstack([R, aug[i].reshape(3, 2)]) * scale
+        arrows.set_offsets(where)
+        arrows.set_UVC(force[:, 0], force[:, 1])
+        ax_body.set_title(
+            f"t = {t[i]:.2f} s: vertical hip {aug[i, 1] / bw:.2f}, knee {aug[i, 3] / bw:.2f},"
+            f" ankle {aug[i, 5] / bw:.2f} BW", fontsize="small")
+        ax_time.set_title(f"noise {noise:.0f} N: largest |(2.10) - (2.11)| = "
+                          f"{np.abs(aug - cla).max():.1f} N", fontsize="small")
+
+    style = {"description_width": "initial"}
+    dt = float(t[1] - t[0]) if t.size > 1 else 0.01
+    controls = {
+        "time": widgets.FloatSlider(value=round(0.5 * motion.takeoff, 3), min=0.0,
+                                    max=float(t[-1]), step=dt, readout_format=".3f",
+                                    description="time [s]", style=style),
+        "noise": widgets.FloatSlider(value=0.0, min=0.0, max=100.0, step=5.0,
+                                     description="force noise SD [N]", style=style),
+    }
+    return explorer(fig, update, controls, interactive=interactive, values=values)
