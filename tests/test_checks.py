@@ -1,0 +1,432 @@
+"""bmc.checks: right answers pass, wrong ones fail with a hint that never holds the answer.
+
+The topic checks compute their expected values with bmc (PlanarChain, lower_limb, ...);
+these tests give them answers computed independently (closed forms, the source's own
+matrices, a matrix solve where the check uses a recursion, finite differences, a known
+injected bias), so a check and the library cannot agree on a wrong value.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+
+from bmc import checks
+from bmc.checks import IncorrectAnswer
+
+
+def _fails(call, *args, **kwargs) -> str:
+    with pytest.raises(IncorrectAnswer) as info:
+        call(*args, **kwargs)
+    return str(info.value)
+
+
+def _no_leak(message: str, expected) -> None:
+    """The message must not contain the expected value in any common rounding."""
+    for value in np.atleast_1d(np.asarray(expected, dtype=float)).ravel():
+        if value == 0 or not np.isfinite(value):
+            continue
+        for text in {f"{value:.3g}", f"{value:.4g}", f"{value:.6g}", f"{value:.2f}",
+                     f"{value:.3f}", repr(float(value))}:
+            if len(text.lstrip("-").replace(".", "").replace("0", "")) >= 2:
+                assert text not in message, f"{text!r} (expected value) leaked: {message}"
+
+
+# ----------------------------------------------------------------------------- generic
+def test_check_value_passes_within_tolerance_and_returns_true():
+    assert checks.check_value("x", 2.0005, 2.0) is True  # rtol 1e-3: four digits suffice
+    assert checks.check_value("x", [[1.0], [2.0]], [1.0, 2.0])  # a column is accepted
+
+
+@pytest.mark.parametrize("answer, fragment", [
+    (..., "has no answer yet"),
+    (None, "has no answer yet"),
+    ("twelve", "must be a number"),
+    (True, "must be a number"),
+    (print, "is a function"),
+    ([1.0, 2.0], "must be a single number"),
+    (float("nan"), "contains NaN"),
+    (-12.34, "the sign is not"),
+    (13.0, "is not correct yet"),
+])
+def test_check_value_explains_what_is_wrong(answer, fragment):
+    message = _fails(checks.check_value, "x", answer, 12.34, hint="See section 2.")
+    assert message.startswith("x ") and fragment in message
+    _no_leak(message, 12.34)
+
+
+def test_check_value_diagnoses_degrees_transpose_and_entries():
+    angle = 0.7
+    assert "degrees" in _fails(checks.check_value, "a", math.degrees(angle), angle, unit="rad")
+    M = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert "transposed" in _fails(checks.check_value, "M", M.T, M)
+    message = _fails(checks.check_value, "v", [1.0, 2.5, 3.0], [1.0, 2.0, 3.0])
+    assert "index 1 are not right" in message
+    assert "same factor" in _fails(checks.check_value, "v", [2.0, 4.0], [1.0, 2.0])
+
+
+def test_hint_is_appended_and_never_the_value():
+    message = _fails(checks.check_value, "T", 1.0, 9.3936, hint="Read section 2.")
+    assert message.endswith("Hint: Read section 2.")
+    _no_leak(message, 9.3936)
+
+
+def test_check_sign_accepts_numbers_and_words():
+    assert checks.check_sign("s", -1, -3.0) and checks.check_sign("s", "Negative", -3.0)
+    assert checks.check_sign("s", 0, 1e-12) and checks.check_sign("s", "zero", 0.0)
+    assert "not the right sign" in _fails(checks.check_sign, "s", "+1", -3.0)
+    assert "must be +1, -1 or 0" in _fails(checks.check_sign, "s", "down", -3.0)
+    assert "no answer yet" in _fails(checks.check_sign, "s", ..., -3.0)
+
+
+def test_check_set_and_choice():
+    assert checks.check_set("z", ["c1"], {"C1"}, allowed=["C1", "C2"])
+    assert checks.check_set("z", set(), set(), allowed=["C1", "C2"])
+    assert "missing" in _fails(checks.check_set, "z", set(), {"C1"}, allowed=["C1", "C2"])
+    assert "does not belong" in _fails(checks.check_set, "z", {"C1", "C2"}, {"C1"},
+                                       allowed=["C1", "C2"])
+    assert "not one of" in _fails(checks.check_set, "z", {"C3"}, {"C1"}, allowed=["C1", "C2"])
+    assert "must be a set" in _fails(checks.check_set, "z", "C1", {"C1"}, allowed=["C1"])
+    assert checks.check_choice("c", "Ankle", "ankle", choices=["hip", "ankle"])
+    assert "not the right choice" in _fails(checks.check_choice, "c", "hip", "ankle",
+                                            choices=["hip", "ankle"])
+    assert "must be one of" in _fails(checks.check_choice, "c", "toe", "ankle",
+                                      choices=["hip", "ankle"])
+
+
+def test_check_function_reports_the_call_and_survives_student_errors():
+    cases, expected = [(1.0,), (2.0,)], [2.0, 4.0]
+    assert checks.check_function("f", lambda x: 2 * x, cases, expected)
+    assert "raised ZeroDivisionError" in _fails(checks.check_function, "f", lambda x: 1 / 0,
+                                                cases, expected)
+    assert "returned nothing" in _fails(checks.check_function, "f", lambda x: None,
+                                        cases, expected)
+    message = _fails(checks.check_function, "f", lambda x: x + 1, cases, expected)
+    assert message.startswith("f(2.) is not correct yet")  # the first call is right
+    assert "must be a function" in _fails(checks.check_function, "f", 3.0, cases, expected)
+
+
+def test_problem_is_read_only_with_units_and_copies():
+    p = checks.problem("one_link")
+    with pytest.raises(AttributeError, match="read-only"):
+        p.mass = 3.0
+    F = p.F
+    F[0] = 99.0
+    assert p.F[0] == 0.0  # a student's change stays in the student's copy
+    assert p.units()["mass"] == "kg" and re.search(r"mass +\= 1\.6 \[kg\]", repr(p))
+    assert isinstance(checks.problem("gait").k, int)  # sample indices stay integers
+    with pytest.raises(AttributeError, match="has no quantity 'masss'"):
+        p.masss  # noqa: B018
+    with pytest.raises(ValueError, match="topic must be one of"):
+        checks.problem("pendulum")
+    assert set(checks.problems()) == {"gait", "least_squares", "matrix_form", "one_link",
+                                      "reactions", "two_link"}
+
+
+# ----------------------------------------------------------------------------- 1 one link
+@pytest.fixture
+def one():
+    p = checks.problem("one_link")
+    return p, p.inertia + p.mass * p.com**2
+
+
+def test_one_link_torque_closed_form(one):
+    p, I_o = one
+    # T = I_o a'' + m g d cos a + L (Fx sin a - Fy cos a), the source's inverse dynamics
+    T = (I_o * p.alphadd + p.mass * p.g * p.com * math.cos(p.alpha)
+         + p.length * (p.F[0] * math.sin(p.alpha) - p.F[1] * math.cos(p.alpha)))
+    assert checks.check_one_link_torque(T)
+    assert checks.check_one_link_torque(round(T, 3))  # rounded answers pass
+    without_load = T - p.length * (-p.F[1] * math.cos(p.alpha))
+    message = _fails(checks.check_one_link_torque, without_load)
+    assert "Hint:" in message
+    _no_leak(message, T)
+
+
+def test_one_link_centripetal_signs(one):
+    assert checks.check_one_link_centripetal(0, -1, -1)  # no torque; pull towards the joint
+    message = _fails(checks.check_one_link_centripetal, 0, 1, -1)
+    assert message.startswith("sign_Frx")
+
+
+def test_one_link_hanging_and_euler(one):
+    p, I_o = one
+
+    def qdd(beta, beta_dot, torque):  # I_o beta'' = T - m g d sin(beta)
+        return (torque - p.mass * p.g * p.com * math.sin(beta)) / I_o
+
+    def euler(beta, beta_dot, torque, dt):
+        return beta + dt * beta_dot, beta_dot + dt * qdd(beta, beta_dot, torque)
+
+    def symplectic(beta, beta_dot, torque, dt):
+        new = beta_dot + dt * qdd(beta, beta_dot, torque)
+        return beta + dt * new, new
+
+    assert checks.check_one_link_hanging(qdd)
+    inverted = _fails(checks.check_one_link_hanging,
+                      lambda b, bd, t: (t + p.mass * p.g * p.com * math.sin(b)) / I_o)
+    assert "hanging_qdd(" in inverted and "Hint:" in inverted
+    assert checks.check_one_link_euler_step(euler)
+    assert "semi-implicit" in _fails(checks.check_one_link_euler_step, symplectic)
+    assert "returned nothing" in _fails(checks.check_one_link_euler_step,
+                                        lambda b, bd, t, dt: None)
+
+
+def test_one_link_period(one):
+    p, I_o = one
+    period = 2 * math.pi * math.sqrt(I_o / (p.mass * p.g * p.com))
+    assert checks.check_one_link_period(period, 1.0)  # mass cancels: same period
+    message = _fails(checks.check_one_link_period, period, math.sqrt(2.0))
+    assert message.startswith("ratio")
+    _no_leak(_fails(checks.check_one_link_period, 2 * math.pi * math.sqrt(
+        p.inertia / (p.mass * p.g * p.com)), 1.0), period)  # forgot the parallel axis
+
+
+# ----------------------------------------------------------------------------- 2 two link
+@pytest.fixture
+def two():
+    return checks.problem("two_link")
+
+
+def test_two_link_velocity_terms_source_formula(two):
+    (L1, _), (_, d2), (_, m2) = two.lengths, two.com, two.masses
+    (_, q2), (q1d, q2d) = two.q, two.qd
+    # the source's C: -L1 d2 m2 (2 q1' + q2') q2' sin q2 and L1 d2 m2 q1'^2 sin q2
+    C = np.array([-L1 * d2 * m2 * (2 * q1d + q2d) * q2d * math.sin(q2),
+                  L1 * d2 * m2 * q1d**2 * math.sin(q2)])
+    assert checks.check_two_link_velocity_terms(C)
+    message = _fails(checks.check_two_link_velocity_terms, C[::-1])
+    _no_leak(message, C)
+
+
+@pytest.mark.parametrize("case, answer", [("a", {"C2"}), ("b", {"C1", "C2"}),
+                                          ("c", {"C1"}), ("d", {"C1"})])
+def test_two_link_vanishing_terms(case, answer):
+    assert checks.check_two_link_vanishing(case, answer)
+    with pytest.raises(IncorrectAnswer):
+        checks.check_two_link_vanishing(case, {"C1", "C2"} - answer or {"C1"})
+
+
+def test_two_link_segmental_mass_matrix_closed_form(two):
+    L1, (d1, d2), (m1, m2), (I1, I2) = two.lengths[0], two.com, two.masses, two.inertias
+
+    def M(t1, t2):  # kinetic energy in absolute angles
+        k = m2 * L1 * d2 * math.cos(t2 - t1)
+        return np.array([[I1 + m1 * d1**2 + m2 * L1**2, k], [k, I2 + m2 * d2**2]])
+
+    assert checks.check_two_link_segmental_mass_matrix(M)
+    message = _fails(checks.check_two_link_segmental_mass_matrix,
+                     lambda t1, t2: M(t1, t2) + np.diag([I1, 0.0]))
+    assert "index (0, 0) are not right" in message
+
+
+def test_two_link_time_scaling(two):
+    ratio = (two.durations[0] / two.durations[1]) ** 2  # accelerations scale with 1/T^2
+    assert checks.check_two_link_time_scaling(ratio, ratio, 1.0)
+    assert _fails(checks.check_two_link_time_scaling, 8.0, 64.0, 1.0).startswith(
+        "factor_inertial")
+
+
+# ----------------------------------------------------------------------------- 3 matrix form
+def _skew(v):
+    return np.array([[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]])
+
+
+def test_matrix_form_skew():
+    assert checks.check_matrix_form_skew(_skew)
+    assert "sign is not" in _fails(checks.check_matrix_form_skew, lambda v: _skew(v).T)
+
+
+def _source_pendulum(lever2):
+    p = checks.problem("matrix_form")
+    (m1, m2), (l1, l2), g = p.m, p.l, p.g
+    (t1, t2), (w1, w2) = p.theta, p.omega
+    c, s = math.cos(t1 - t2), math.sin(t1 - t2)
+    M = np.array([[m1 * l1**2 / 3 + m2 * l1**2, m2 * l1 * l2 * c / 2],
+                  [m2 * l1 * l2 * c / 2, m2 * l2**2 / 3]])
+    C = m2 * l1 * l2 * s / 2 * np.array([-w2**2, w1**2])
+    G = -g * np.array([m1 * l1 / 2 * math.sin(t1) + m2 * lever2 * math.sin(t1),
+                       m2 * l2 / 2 * math.sin(t2)])
+    return np.linalg.solve(M, C + G)
+
+
+def test_matrix_form_accelerations_agree_with_the_source_matrices():
+    p = checks.problem("matrix_form")
+    right = _source_pendulum(p.l[0])
+    assert checks.check_matrix_form_accelerations(right)  # PlanarChain == source's M, C, G
+    message = _fails(checks.check_matrix_form_accelerations, _source_pendulum(p.l[1]))
+    assert "l1" in message  # the hint names the known error in the source
+    _no_leak(message, right)
+    assert checks.check_matrix_form_seed_error(_source_pendulum(p.l[1])[0] - right[0])
+
+
+def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
+    p = checks.problem("matrix_form")
+    m, inertia, R = p.bars_mass, p.bars_inertia, p.bars_R
+    w, wd, J, rc, ac = p.bars_omega, p.bars_omegadot, p.bars_joint, p.bars_rcm, p.bars_acm
+    gvec = np.array([0.0, -p.bars_g, 0.0])
+    A, b, eye = np.zeros((12, 12)), np.zeros(12), np.eye(3)
+    for i in range(2):  # x = [F1, M1, F2, M2]; bar i: own joint load, minus the one below
+        f, r = slice(6 * i, 6 * i + 3), slice(6 * i + 3, 6 * i + 6)
+        A[f, 6 * i:6 * i + 3], A[r, 6 * i:6 * i + 3] = eye, _skew(J[i] - rc[i])
+        A[r, 6 * i + 3:6 * i + 6] = eye
+        if i == 0:
+            A[f, 6:9], A[r, 6:9], A[r, 9:12] = -eye, -_skew(J[1] - rc[0]), -eye
+        Ib = np.diag(inertia[i])
+        b[f] = m[i] * (ac[i] - gvec)
+        b[r] = R[i] @ (Ib @ wd[i] + np.cross(w[i], Ib @ w[i]))
+    loads = np.linalg.solve(A, b).reshape(4, 3)
+    assert checks.check_matrix_form_double_pendulum_3d(loads)
+    # forgetting to rotate Euler's equation to the global frame is caught, on the moments
+    b2 = b.copy()
+    for i in range(2):
+        Ib = np.diag(inertia[i])
+        b2[6 * i + 3:6 * i + 6] = Ib @ wd[i] + np.cross(w[i], Ib @ w[i])
+    message = _fails(checks.check_matrix_form_double_pendulum_3d,
+                     np.linalg.solve(A, b2).reshape(4, 3))
+    assert "(1, 0)" in message and "(0, 0)" not in message
+
+
+# ----------------------------------------------------------------------------- 4 gait
+def test_gait_foot_loads_by_hand_equal_lower_limb():
+    import bmc
+
+    run = bmc.datasets.load_running()
+    p = checks.problem("gait")
+    k, f = p.k, run.freq
+    ankle, toe = run.markers[:, 4:6], run.markers[:, 6:8]
+    acc = (ankle[k + 1] - 2 * ankle[k] + ankle[k - 1]) * f**2
+    angle = np.unwrap(np.arctan2(toe[:, 1] - ankle[:, 1], toe[:, 0] - ankle[:, 0]))
+    alpha = (angle[k + 1] - 2 * angle[k] + angle[k - 1]) * f**2
+    grf = run.grf[k, :2]
+    lever = np.array([run.grf[k, 2], 0.0]) - ankle[k]  # COP relative to the foot's COM
+    m, inertia = run.segments.mass[2], run.segments.inertia[2]
+    Fa = m * acc - m * np.array([0.0, -p.g]) - grf
+    Ma = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+    assert checks.check_gait_foot_loads(Fa, Ma)
+    message = _fails(checks.check_gait_foot_loads, Fa, -Ma)
+    assert message.startswith("Ma") and "sign" in message
+    _no_leak(message, Ma)
+
+
+def test_gait_signs_and_errors():
+    from bmc import datasets
+    from bmc.newton_euler import lower_limb
+
+    assert checks.check_gait_signs(-1, -1, +1)  # plantarflexor; absorb, then generate
+    assert _fails(checks.check_gait_signs, +1, -1, +1).startswith("sign_ankle_moment")
+    run = datasets.load_running()
+    p = checks.problem("gait")
+    window = slice(p.start, p.stop)
+
+    def rmse(**kw):
+        res = lower_limb(run.markers, run.grf, run.freq, run.segments, **kw)
+        return np.sqrt(np.mean((res.moments[window] - run.true_moments[window]) ** 2, axis=0))
+
+    diff2, central = rmse(derivative="diff2"), rmse()
+    assert np.all(diff2 > 5 * central)  # the source's shifted accelerations cost accuracy
+    assert checks.check_gait_seed_error(diff2, central)
+    assert "rmse_diff2" in _fails(checks.check_gait_seed_error, central, central)
+    quasi = rmse(quasi_static=True)
+    assert quasi[0] > quasi[1] > quasi[2]  # neglected inertia accumulates up the chain
+    assert checks.check_gait_quasi_static(quasi)
+
+
+# ----------------------------------------------------------------------------- 5 reactions
+def _leg_points(q, p):
+    (l2, l3), (c2, c3, c4) = p.lengths, p.c
+    xh, yh, f2, f3, f4 = q
+    knee = np.array([xh + l2 * math.sin(f2), yh - l2 * math.cos(f2)])
+    ankle = knee + l3 * np.array([math.sin(f3), -math.cos(f3)])
+    return np.concatenate([
+        [xh + c2 * math.sin(f2), yh - c2 * math.cos(f2), f2],
+        knee + c3 * np.array([math.sin(f3), -math.cos(f3)]), [f3],
+        ankle + c4 * np.array([math.sin(f4), -math.cos(f4)]), [f4]])
+
+
+def test_reactions_by_matrices_equal_the_resolved_formulas():
+    p = checks.problem("reactions")
+    E = np.zeros((9, 6))
+    for seg in range(3):
+        for joint in range(seg + 1):
+            E[3 * seg, 2 * joint] = E[3 * seg + 1, 2 * joint + 1] = 1.0
+    assert checks.check_reactions_E(E)
+    # p''(0) by central differences of the positions along q(t) = q + q' t + q'' t^2 / 2
+    h = 1e-4
+
+    def at(t):
+        return _leg_points(p.q + p.qd * t + p.qdd * t**2 / 2, p)
+
+    pdd = (at(h) - 2 * at(0.0) + at(-h)) / h**2
+    assert checks.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
+    m2, m3, m4 = p.masses
+    M = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
+    hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, p.R[0], p.R[1] - m4 * p.g, 0.0])
+    lam = E.T @ (hvec - M @ pdd)  # eq. (2.10); the check uses eq. (3.3)
+    assert checks.check_reactions_lambda(lam)
+    message = _fails(checks.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)
+    assert "index 1, 3, 5" in message
+    _no_leak(message, lam)
+    assert checks.check_reactions_predictions("zero", "ankle")
+    assert "largest_vertical" in _fails(checks.check_reactions_predictions, 0, "hip")
+
+
+def test_reactions_agree_with_bmc_reactions_for_the_leg():
+    reactions = pytest.importorskip("bmc.reactions")
+    if not hasattr(reactions, "PlanarTree"):
+        pytest.skip("bmc.reactions has no PlanarTree")
+    p = checks.problem("reactions")
+    (l2, l3), c = p.lengths, p.c
+    # thigh, shank, foot hanging from the hip (s = -1: limbs point down at phi = 0)
+    tree = reactions.PlanarTree(["thigh", "shank", "foot"], [-1, 0, 1], [0.0, l2, l3],
+                                [-1, -1, -1], [l2, l3, 0.1], list(c), list(p.masses),
+                                [0.1, 0.05, 0.01], g=p.g)
+    h = tree.applied_forces(p.q)
+    h[6:8] += p.R  # the bed force on the foot's centre of mass (x, y rows)
+    lam = reactions.reactions_augmented(tree, p.q, p.qd, p.qdd, h)
+    # bmc.reactions reports the joints below the root (knee, ankle): the last four entries
+    assert checks.check_value("lam", lam, _expected_lambda()[2:], rtol=1e-9)
+
+
+def _expected_lambda():
+    from bmc.checks._reactions import _accelerations, _paper_lambda
+
+    p = checks.problem("reactions")
+    return _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
+
+
+# ----------------------------------------------------------------------------- 6 least squares
+def test_least_squares_wls_normal_equations():
+    def wls(A, b, var):  # eq. (8) literally, dropping infinite variances
+        keep = np.isfinite(var)
+        Wi = np.diag(1.0 / var[keep])
+        A, b = A[keep], b[keep]
+        return np.linalg.solve(A.T @ Wi @ A, A.T @ Wi @ b)
+
+    assert checks.check_least_squares_wls(wls)
+    message = _fails(checks.check_least_squares_wls,
+                     lambda A, b, var: np.linalg.lstsq(A, b, rcond=None)[0])
+    assert re.match(r"wls\(\[\[", message) and "Hint:" in message
+
+
+def test_least_squares_std_and_dropped_channel():
+    p = checks.problem("least_squares")
+    info = np.diag(1.0 / p.sd**2)
+    std = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
+    assert checks.check_least_squares_std(std)
+    _no_leak(_fails(checks.check_least_squares_std, std**2), std)
+    info[0, 0] = 0.0  # the torque channel is gone
+    dropped = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
+    assert np.all(dropped >= std)  # information only adds up
+    assert checks.check_least_squares_drop_channel(dropped[2] / std[2], False)
+    assert "can_improve" in _fails(checks.check_least_squares_drop_channel,
+                                   dropped[2] / std[2], True)
+
+
+def test_least_squares_bias_recovers_the_injected_offset():
+    # the problem's b_frames were made with a 2.7 N m offset on T and no noise
+    assert checks.check_least_squares_bias(2.7)
+    assert "sign is not" in _fails(checks.check_least_squares_bias, -2.7)
