@@ -31,7 +31,7 @@ import sys
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -149,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("grades.csv"),
                         help="CSV of scores (default: grades.csv)")
     parser.add_argument("--feedback", type=Path, help="folder for one feedback file each")
+    parser.add_argument("--json", type=Path, help="also write every result, with the test "
+                        "messages, to this JSON file")
     parser.add_argument("--jobs", type=int, default=1,
                         help="submissions graded in parallel (default 1)")
     args = parser.parse_args(argv)
@@ -174,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
 
     if args.jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context("spawn")) as pool:
+        import otter.api  # noqa: F401  (imported once here; forked workers inherit it)
+
+        method = "fork" if "fork" in get_all_start_methods() else "spawn"
+        with ProcessPoolExecutor(max_workers=args.jobs, mp_context=get_context(method)) as pool:
             futures = [(i, pool.submit(grade_one, sub, ag)) for i, sub, ag in tasks]
             done = [(i, f.result()) for i, f in futures]
     else:
@@ -184,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         rows[i].update({k: v for k, v in summary.items() if k != "autograder"})
 
     write_csv(rows, args.out)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
     width = max(len(Path(r["file"]).name) for r in rows)
     for row in rows:
         status = f"error: {row['error']}" if row["error"] else ""
