@@ -237,21 +237,23 @@ def lab_page(browser_context, lab_server: LabServer):
 
 @pytest.fixture(scope="session")
 def browser_timings(request: pytest.FixtureRequest) -> list:
-    """Rows (notebook, phase timings [s]) collected for the terminal summary."""
+    """Rows (notebook, phase timings [s], explorers, slider moves) for the terminal summary."""
     return request.config.stash.setdefault(TIMINGS, [])
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    """Print the time each notebook took in the browser."""
+    """Print the time each notebook took in the browser, and how much of it was interactive."""
     rows = config.stash.get(TIMINGS, [])
     if not rows:
         return
-    terminalreporter.section("browser test timings [s]")
+    terminalreporter.section("browser tests: time per notebook [s], explorers, slider moves")
     phases = ("open", "run_all", "widgets", "total")
-    terminalreporter.line(f"{'notebook':44s}" + "".join(f"{p:>9s}" for p in phases))
-    for name, timing in rows:
+    terminalreporter.line(
+        f"{'notebook':36s}" + "".join(f"{p:>9s}" for p in phases) + "  explorers  moves")
+    for name, timing, explorers, moves in rows:
         terminalreporter.line(
-            f"{name:44s}" + "".join(f"{timing.get(p, float('nan')):9.1f}" for p in phases)
+            f"{name:36s}" + "".join(f"{timing.get(p, float('nan')):9.1f}" for p in phases)
+            + f"{explorers:11d}{moves:7d}"
         )
-    total = sum(timing.get("total", 0.0) for _, timing in rows)
-    terminalreporter.line(f"{'all notebooks':44s}{'':27s}{total:9.1f}")
+    total = sum(timing.get("total", 0.0) for _, timing, _, _ in rows)
+    terminalreporter.line(f"{'all notebooks':36s}{'':27s}{total:9.1f}")

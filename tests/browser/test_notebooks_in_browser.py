@@ -263,7 +263,14 @@ def _move_slider(page: Page, explorer: Locator, handle: Locator, report: Browser
     worked = None
     while True:
         if explorer.evaluate(JS_SIGNATURE) != before:
-            report.slider_moves += 1
+            # Changed, but to a traceback? (an explorer that runs `update` inside its
+            # Output shows the error there instead of the figure)
+            shown = explorer.locator(f'[data-mime-type="{STDERR_MIME}"]')
+            if shown.count():
+                report.problems.append(f"moving slider {label!r} showed an error in the "
+                                       f"explorer: {_last_lines(shown.last.text_content())}")
+            else:
+                report.slider_moves += 1
             return
         state = page.evaluate(JS_STATE)
         now = time.monotonic()
@@ -375,7 +382,7 @@ def _run(page: Page, server, path: str, timings: list) -> BrowserReport:
     name = Path(path).stem
     report = check_notebook_in_browser(page, server, path,
                                        screenshot=SCREENSHOTS / f"{name}.png")
-    timings.append((name, report.timings))
+    timings.append((name, report.timings, report.explorers, report.slider_moves))
     return report
 
 
