@@ -34,7 +34,7 @@ register_problem(
     ],
 )
 
-_NB4 = "notebook 4 (gait inverse dynamics)"
+_NB4 = "notebooks/04_gait_inverse_dynamics.ipynb"
 
 
 @lru_cache(maxsize=4)
@@ -67,7 +67,8 @@ def check_gait_signs(sign_ankle_moment: Any, sign_power_early: Any,
     """
     p = problem("gait")
     res, _ = _result()
-    hint = (f"{_NB4}: in stance the calf muscles pull the heel up, a plantarflexor moment "
+    hint = (f"{_NB4}, section 8 (joint powers): in stance the calf muscles pull the heel up, a "
+            "plantarflexor moment "
             "that turns the foot toes-down, clockwise for a runner moving to +x; power = "
             "moment x joint angular velocity is negative while the muscles lengthen "
             "(absorption) and positive while they shorten (generation).")
@@ -94,7 +95,8 @@ def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
     """
     k = int(problem("gait").k)
     res, _ = _result()
-    hint = (f"{_NB4}, Newton-Euler for the foot: its centre of mass is at the ankle marker "
+    hint = (f"{_NB4}, sections 3-4 (Newton-Euler, foot first): its centre of mass is at the "
+            "ankle marker "
             "(fraction 0); take second differences (x[k+1] - 2 x[k] + x[k-1]) freq^2 of the "
             "ankle position and of the ankle->toe angle; the ground reaction acts at "
             "(COPx, 0); F_a = m a - m g - GRF with g = (0, -9.80665), then moments about "
@@ -126,7 +128,7 @@ def check_gait_seed_error(rmse_diff2: Any, rmse_central: Any) -> bool:
     bool
         ``True`` if both are right.
     """
-    hint = (f"{_NB4}, known errors in the source: bmc.newton_euler.lower_limb(markers, grf, "
+    hint = (f"{_NB4}, section 5 (one sample early): bmc.newton_euler.lower_limb(markers, grf, "
             "freq, segments, derivative=...) with 'diff2' and 'central', then the RMS of "
             "(moments - true_moments) over data[p.start:p.stop], per joint (axis 0).")
     check_value("rmse_diff2", rmse_diff2, _rmse(*_result("diff2")), rtol=1e-3, unit="N m",
@@ -151,6 +153,6 @@ def check_gait_quasi_static(rmse_quasi: Any) -> bool:
     """
     return check_value(
         "rmse_quasi", rmse_quasi, _rmse(*_result("central", True)), rtol=1e-3, unit="N m",
-        hint=f"{_NB4}, the quasi-static approach: lower_limb(..., quasi_static=True) "
+        hint=f"{_NB4}, section 6 (the quasi-static approach): lower_limb(..., quasi_static=True) "
         "neglects the linear and angular accelerations of every segment; compare with "
         "true_moments over data[p.start:p.stop].")

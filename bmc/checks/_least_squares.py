@@ -55,7 +55,7 @@ register_problem(
 )
 
 
-_NB6 = "notebook 6 (least-squares inverse dynamics)"
+_NB6 = "notebooks/06_least_squares_inverse_dynamics.ipynb"
 
 
 def _wls(A: np.ndarray, b: np.ndarray, var: np.ndarray) -> np.ndarray:
@@ -94,7 +94,8 @@ def check_least_squares_wls(wls: Any) -> bool:
     cases, expected = _wls_cases()
     return check_function(
         "wls", wls, cases, expected, rtol=1e-6, atol=1e-9,
-        hint=f"{_NB6}, the least-squares estimate: tau = (A^T W^-1 A)^-1 A^T W^-1 b with "
+        hint=f"{_NB6}, section 3.3 (weighted least squares): tau = (A^T W^-1 A)^-1 A^T W^-1 b "
+             "with "
         "W = diag(var); an infinite variance means a zero weight 1/var (avoid inf/inf), "
         "and np.linalg.lstsq on the rows scaled by 1/sd is the stable way to solve it.")
 
@@ -122,7 +123,8 @@ def check_least_squares_std(std_tau: Any) -> bool:
     p = problem("least_squares")
     return check_value(
         "std_tau", std_tau, _std_tau(p.sd**2), unit="N m",
-        hint=f"{_NB6}, error analysis: X_LS = (A^T W^-1 A)^-1 with W = diag(sd^2); the "
+        hint=f"{_NB6}, section 3.3 (its covariance): X_LS = (A^T W^-1 A)^-1 with W = "
+             "diag(sd^2); the "
         "standard deviations are the square roots of its diagonal (not of W).")
 
 
@@ -148,7 +150,8 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
     dropped[0] = np.inf
     ratios = _std_tau(dropped) / _std_tau(var)
     check_value("factor_hip", factor_hip, ratios[2], rtol=1e-3,
-                hint=f"{_NB6}, missing measurements: set the torque channel's variance to "
+                hint=f"{_NB6}, section 8 (missing force-plate channels): set the torque "
+                     "channel's variance to "
                 "infinity (its weight to zero) and recompute the covariance.")
     # Information only adds: A^T W^-1 A grows (in the Loewner order) with every measurement.
     return check_choice("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)),
@@ -183,6 +186,6 @@ def check_least_squares_bias(beta: Any) -> bool:
     """
     return check_value(
         "beta", beta, _bias_estimate(), rtol=1e-4, unit="N m",
-        hint=f"{_NB6}, correction of measurement bias: stack every frame's A[k] block-"
+        hint=f"{_NB6}, section 9 (bias estimation): stack every frame's A[k] block-"
         "diagonally, add one column for the bias that is 1 on each frame's T row (the "
         "measured T is the true T plus beta), and solve the whole system at once.")

@@ -89,7 +89,7 @@ register_problem(
 )
 
 
-_NB3 = "notebook 3 (matrix formalism)"
+_NB3 = "notebooks/03_matrix_formalism.ipynb"
 
 
 def check_matrix_form_skew(skew: Any) -> bool:
@@ -110,7 +110,8 @@ def check_matrix_form_skew(skew: Any) -> bool:
     expected = [np.cross(v, np.eye(3)).T for (v,) in vectors]  # columns: v x e_j
     return check_function(
         "skew", skew, vectors, expected, unit="-",
-        hint=f"{_NB3}, inverse dynamics: write v x w component by component and read off "
+        hint=f"{_NB3}, section 5 (the skew operator): write v x w component by component and "
+             "read off "
         "the matrix that multiplies w; it is antisymmetric (S^T = -S).")
 
 
@@ -158,7 +159,8 @@ def check_matrix_form_accelerations(thetadd: Any) -> bool:
     """
     return check_value(
         "thetadd", thetadd, _double_pendulum_chain(), unit="rad/s^2",
-        hint=f"{_NB3}, forward dynamics: solve M(q) q'' = C + G + Q with np.linalg.solve; "
+        hint=f"{_NB3}, section 1 (the double pendulum in matrix form): solve M(q) q'' = C + G "
+             "+ Q with np.linalg.solve; "
         "the gravity term of rod 2 acting through joint 1 has the lever l1 (the source's "
         "code wrongly uses l2).")
 
@@ -180,7 +182,8 @@ def check_matrix_form_seed_error(delta: Any) -> bool:
     expected = _seed_double_pendulum(wrong_gravity=True)[0] - _seed_double_pendulum()[0]
     return check_value(
         "delta", delta, expected, unit="rad/s^2",
-        hint=f"{_NB3}, known errors in the source: keep M and C, change only the first "
+        hint=f"{_NB3}, section 1.1 (an error in the gravity vector): keep M and C, change only "
+             "the first "
         "entry of G, solve twice and subtract (wrong minus correct).")
 
 
@@ -219,7 +222,8 @@ def check_matrix_form_double_pendulum_3d(loads: Any) -> bool:
     """
     return check_value(
         "loads", loads, _bars_joint_loads(), rtol=1e-3, atol=1e-6, unit="N, N m",
-        hint=f"{_NB3}, 3D inverse dynamics: one block row per bar for forces (global frame) "
+        hint=f"{_NB3}, section 6 (3D inverse dynamics): one block row per bar for forces "
+             "(global frame) "
         "and one for moments (rotate I omega' + omega x I omega to the global frame with "
         "R); bar 2 receives minus the joint-2 load on bar 1; cross products become skew(r) "
         "@ F, then one np.linalg.solve.")

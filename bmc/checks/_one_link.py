@@ -47,7 +47,7 @@ register_problem(
 )
 
 
-_NB1 = "notebook 1 (one-link pendulum)"
+_NB1 = "notebooks/01_one_link.ipynb"
 
 
 def _one_link_chain(g: float | None = None):
@@ -74,7 +74,7 @@ def check_one_link_torque(T: Any) -> bool:
     expected = _one_link_chain().inverse_dynamics([p.alpha], [0.0], [p.alphadd], F=p.F)[0]
     return check_value(
         "T", T, expected, unit="N m",
-        hint=f"{_NB1}, inverse dynamics about the joint: T = I_o alpha'' + m g d cos(alpha) "
+        hint=f"{_NB1}, section 4 (moments about the joint): T = I_o alpha'' + m g d cos(alpha) "
         "+ L F_ex sin(alpha) - L F_ey cos(alpha), with I_o from the parallel-axis theorem.")
 
 
@@ -101,7 +101,8 @@ def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> boo
     # Newton: F_r = m a_cm; the centre of mass moves on a circle of radius d.
     acc = p.mass * p.com * w**2 * np.array([-math.cos(a), -math.sin(a)])
     scale = p.mass * p.com * w**2
-    hint = (f"{_NB1}, kinematics: the terms in alpha'^2 are the centripetal acceleration, "
+    hint = (f"{_NB1}, sections 2-3 ('Where did the centripetal terms go?'): the terms in "
+            "alpha'^2 are the centripetal acceleration, "
             "directed from the centre of mass towards the joint; the reaction force passes "
             "through the joint.")
     check_sign("sign_T", sign_T, torque, atol=1e-9 * scale, hint=hint)
@@ -137,7 +138,7 @@ def check_one_link_hanging(hanging_qdd: Any) -> bool:
     return check_function(
         "hanging_qdd", hanging_qdd, _HANGING_CASES, expected, rtol=1e-4, atol=1e-8,
         unit="rad/s^2",
-        hint=f"{_NB1}, the equation of motion: take moments about the joint, where the "
+        hint=f"{_NB1}, section 9 (the hanging pendulum): take moments about the joint, where the "
         "reaction force has no lever arm; with beta from the downward vertical the lever "
         "arm of the weight is d sin(beta), and it pulls the segment back to beta = 0.")
 
@@ -158,7 +159,8 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
     bool
         ``True`` if it takes the explicit Euler step for several states.
     """
-    hint = (f"{_NB1}, simulation: explicit Euler advances the state with the derivatives "
+    hint = (f"{_NB1}, section 7 (forward dynamics): explicit Euler advances the state with the "
+            "derivatives "
             "evaluated at the *start* of the step, beta_new = beta + dt beta', beta'_new = "
             "beta' + dt beta''(beta, beta', torque).")
     expected, symplectic = [], []
@@ -201,7 +203,8 @@ def check_one_link_period(period: Any, ratio: Any) -> bool:
     """
     p = problem("one_link")
     base = _one_link_period(p.mass, p.inertia)
-    hint = (f"{_NB1}, linearise the hanging pendulum's equation of motion for small beta "
+    hint = (f"{_NB1}, section 9: linearise the hanging pendulum's equation of motion for small "
+            "beta "
             "(sin beta ~ beta): I_o beta'' = -m g d beta is a harmonic oscillator.")
     check_value("period", period, base, unit="s", hint=hint)
     return check_value("ratio", ratio, _one_link_period(2 * p.mass, 2 * p.inertia) / base,

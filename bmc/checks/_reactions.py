@@ -39,7 +39,7 @@ register_problem(
     ],
 )
 
-_NB5 = "notebook 5 (joint reactions, Blajer and Czaplicki)"
+_NB5 = "notebooks/05_joint_reactions.ipynb"
 
 
 def _positions(q: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -111,7 +111,8 @@ def check_reactions_E(E: Any) -> bool:
     """
     return check_value(
         "E", E, _E(), rtol=0, atol=1e-9, unit="-",
-        hint=f"{_NB5}, eq. (3.1)-(3.2): a prohibited translation z at a joint moves every "
+        hint=f"{_NB5}, section 2.2 and eq. (3.1)-(3.2): a prohibited translation z at a joint "
+             "moves every "
         "segment below that joint by the same amount and turns none of them; E holds "
         "the coefficients of z in p = g(q, z).")
 
@@ -133,7 +134,8 @@ def check_reactions_accelerations(pdd: Any) -> bool:
     return check_value(
         "pdd", pdd, _accelerations(p.q, p.qd, p.qdd), rtol=1e-4, atol=1e-9,
         unit="m/s^2, rad/s^2",
-        hint=f"{_NB5}: differentiate x = x_H + c sin(phi), y = y_H - c cos(phi) twice "
+        hint=f"{_NB5}, section 2.2: differentiate x = x_H + c sin(phi), y = y_H - c cos(phi) "
+             "twice "
         "(chain rule: phi'' cos(phi) - phi'^2 sin(phi) for x); the shank's centre adds the "
         "whole thigh length l2, the foot's adds l2 and l3; theta_i'' = phi_i''.")
 
@@ -155,7 +157,8 @@ def check_reactions_lambda(lam: Any) -> bool:
     expected = _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
     return check_value(
         "lam", lam, expected, rtol=1e-4, atol=1e-6, unit="N",
-        hint=f"{_NB5}, eq. (2.10): lambda = E^T (h - M pdd) with M = diag(m2, m2, J2, ...) "
+        hint=f"{_NB5}, section 3, eq. (2.10): lambda = E^T (h - M pdd) with M = diag(m2, m2, "
+             "J2, ...) "
         "(the J's do not matter: why?) and h holding the weights (-m g on the y rows) and "
         "the bed force R on the foot's x and y rows.")
 
@@ -181,7 +184,7 @@ def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) ->
     flight = _paper_lambda(fall, np.zeros(2))
     scale = p.masses.sum() * p.g
     check_sign("sign_lam2_flight", sign_lam2_flight, flight[1], atol=1e-9 * scale,
-               hint=f"{_NB5}, eq. (3.3): in free fall each segment's weight exactly "
+               hint=f"{_NB5}, section 3.1, eq. (3.3): in free fall each segment's weight exactly "
                "provides its acceleration; what is left for the joints?")
     support = _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
     joints = ["hip", "knee", "ankle"]
