@@ -1084,15 +1084,20 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     they follow from the whole-body Newton-Euler equations under gravity and the bed's
     load, integrated with :func:`scipy.integrate.solve_ivp`.
 
-    The bed is a spring under the ball of the foot ``P``, where its force acts:
-    ``R = k d (-x_P / L, 1)``, with ``d`` the depth of ``P`` below the bed's surface and
-    ``L = 10 m`` (the force leans slightly toward the point of first contact, the origin).
-    At touchdown the body does not rotate; the backward rotation comes from the centre of
-    mass passing behind ``P`` while the bed pushes, as an athlete leans back to take off.
+    The bed is a spring under the ball of the foot ``P``: ``R = k d (-x_P / L, 1)``, with
+    ``d`` the depth of ``P`` below the bed's surface and ``L = 10 m`` (the force leans
+    slightly toward the point of first contact, the origin). At touchdown the trunk leans
+    forward by 0.3 rad, which puts the centre of mass G above ``P``, and the body does not
+    rotate. The centre of pressure is not fixed at ``P``: it follows the body's lean halfway
+    (``COP_FOLLOW = 0.5``) and sits ``lever`` further back, so that the bed's moment about G
+    is ``lever R_y + 0.5 (r_P - r_G) x R``. With a fixed centre of pressure the stance would
+    be an inverted pendulum whose outcome swings by turns for millimetres of lean; following
+    halfway keeps it tunable and the centre of pressure on the foot. The model applies the
+    load as ``R`` at ``P`` plus the free moment ``Motion.contact_moment`` on the foot.
 
     Accelerations are evaluated from the equations at every sample, so
-    ``(q, qd, qdd, R)`` satisfy eq. (2.9) to rounding error whatever the integration
-    error.
+    ``(q, qd, qdd, R, contact_moment)`` satisfy eq. (2.9) to rounding error whatever the
+    integration error.
 
     Parameters
     ----------
@@ -1100,12 +1105,13 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
         Default :func:`human_model` (60 kg, 1.70 m, male).
     freq : float, optional
         Sampling rate of the returned motion [Hz] (default 250).
-    lean : float, optional
-        Trunk angle at touchdown [rad], counter-clockwise (backward) positive. The default
-        (a forward lean) is tuned for one somersault by the landing.
+    lever : float, optional
+        Moment arm [m] of the vertical bed force about G beyond what the lean gives,
+        positive for backward rotation. The default is tuned, with ``drift``, for one
+        somersault by the landing.
     drift : float, optional
-        Forward COM speed at touchdown [m/s]. The default is tuned, with ``lean``, so that
-        the feet land where they touched down.
+        Forward COM speed at touchdown [m/s]. The default is tuned so that the feet land
+        where they touched down.
     speed : float, optional
         Downward COM speed at touchdown [m/s] (default 6.5, a 2.15 m fall).
     stiffness : float, optional
@@ -1244,9 +1250,11 @@ class SymbolicModel:
         """Return a NumPy function ``f(q, qd, qdd)`` (one frame) of ``expr``, numbers in."""
         import sympy as sp
 
-        f = sp.lambdify([list(self.q), list(self.qd), list(self.qdd)],
-                        sp.Matrix(expr).subs(self.params), "numpy")
-        return lambda q, qd, qdd: np.asarray(f(q, qd, qdd), dtype=float)
+        names = list(self.params)
+        values = [self.params[s] for s in names]
+        f = sp.lambdify([list(self.q), list(self.qd), list(self.qdd), names],
+                        sp.Matrix(expr), "numpy")
+        return lambda q, qd, qdd: np.asarray(f(q, qd, qdd, values), dtype=float)
 
 
 def symbolic_model(model: PlanarTree) -> SymbolicModel:
