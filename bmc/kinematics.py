@@ -166,12 +166,17 @@ def inverse_kinematics_2link(
                                 (inner - r, "inside the inner limit", inner)):
         bad = excess > tol
         if np.any(bad):
+            chain = f"(|p| = {limit:.6g} m for l1 = {l1:.6g} m, l2 = {l2:.6g} m)"
+            if excess.ndim == 0:
+                raise ValueError(
+                    f"target p is out of reach: it lies {what} of the two-link chain {chain} "
+                    f"by {float(excess):.6g} m"
+                )
             worst = np.unravel_index(np.argmax(np.where(bad, excess, -np.inf)), excess.shape)
             raise ValueError(
                 f"target p is out of reach: {int(bad.sum())} frame(s) lie {what} of the "
-                f"two-link chain (|p| = {limit:.6g} m for l1 = {l1} m, l2 = {l2} m); the "
-                f"worst, at index {tuple(int(i) for i in worst)}, is "
-                f"{float(excess[worst]):.6g} m out of reach"
+                f"two-link chain {chain}; the worst, at index "
+                f"{tuple(int(i) for i in worst)}, is {float(excess[worst]):.6g} m out of reach"
             )
     cos_q2 = np.clip((r**2 - l1**2 - l2**2) / (2 * l1 * l2), -1.0, 1.0)
     q2 = np.arccos(cos_q2)

@@ -72,7 +72,7 @@ def test_inverse_kinematics_full_reach_and_errors():
     np.testing.assert_allclose(q, [-np.pi / 2, 0.0], atol=1e-7)
     with pytest.raises(ValueError, match=r"beyond the reach.*0\.05 m out of reach"):
         inverse_kinematics_2link([[0.0, 0.1], [0.35, 0.0]], 0.1, 0.2)
-    with pytest.raises(ValueError, match=r"inside the inner limit.*0\.05 m out of reach"):
+    with pytest.raises(ValueError, match=r"inside the inner limit.*by 0\.05 m"):
         inverse_kinematics_2link([0.05, 0.0], 0.1, 0.2)
     with pytest.raises(ValueError, match="elbow must be"):
         inverse_kinematics_2link([0.2, 0.0], 0.1, 0.2, elbow="left")
