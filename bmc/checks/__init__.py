@@ -17,6 +17,12 @@ Generic checks (:func:`check_value`, :func:`check_sign`, :func:`check_choice`,
 the building blocks and are usable in any new exercise. Topic checks
 (``check_one_link_torque`` ...) take only the student's answer.
 
+Layout: ``bmc/checks/_core.py`` holds the generic checks and the problem registry; one
+private module per exercise set (``_one_link``, ``_two_link``, ``_matrix_form``, ``_gait``,
+``_reactions``, ``_least_squares``) registers its data and defines its checks. Everything
+public is re-exported here, so tests write ``checks.check_...``. Heavy ``bmc`` modules
+(``least_squares``, ``newton_euler``, ``datasets``) load only when a check needs them.
+
 Examples
 --------
 >>> from bmc import checks
