@@ -465,6 +465,29 @@ class PlanarChain:
         m = np.broadcast_to(m, rhs.shape + (self.n,))
         return np.linalg.solve(m, rhs[..., None])[..., 0]
 
+    def _accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
+                       F: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """Unchecked forward dynamics of ONE frame, for integrators (private, fast).
+
+        Returns ``qdd`` [rad/s^2] and the power of the endpoint force ``qd . J^T F`` [W].
+        The same equations as the public methods, without argument checks or broadcasting:
+        the right-hand side of a simulation calls it thousands of times.
+        """
+        phi = np.cumsum(q)
+        phid = np.cumsum(qd)
+        diff = phi[:, None] - phi[None, :]
+        tt = self._T
+        m = tt.T @ (self._B * np.cos(diff) + np.diag(self._inertias)) @ tt
+        rhs = tau - tt.T @ ((self._B * np.sin(diff)) @ phid**2
+                            + self._g * self._s * np.cos(phi))
+        power = 0.0
+        if F is not None:
+            jac = tt.T @ (self._lengths[:, None] * np.column_stack([-np.sin(phi), np.cos(phi)]))
+            generalised = jac @ F  # J^T F, (n,)
+            rhs = rhs + generalised
+            power = float(qd @ generalised)
+        return np.linalg.solve(m, rhs), power
+
     def energy(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """Total mechanical energy, kinetic plus gravitational potential.
 

@@ -426,11 +426,10 @@ def simulate_chain(
     def rhs(t, y):
         q, qd = y[:n], y[n: 2 * n]
         tq, fe = loads(t, q, qd)
-        qdd = chain.forward_dynamics(q, qd, tq, F=fe)
-        power = qd @ tq
-        if fe is not None:
-            power -= qd @ chain.external_terms(q, fe)
-        return np.concatenate([qd, qdd, [power]])
+        # Unchecked single-frame dynamics (the inputs were checked above): this function
+        # runs thousands of times per simulation.
+        qdd, force_power = chain._accelerations(q, qd, tq, fe)
+        return np.concatenate([qd, qdd, [qd @ tq + force_power]])
 
     y0 = np.concatenate([q0, qd0, [0.0]])
     res = simulate(rhs, (times[0], times[-1]), y0, t_eval=times, method=method, rtol=rtol,
