@@ -57,6 +57,7 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array, positive
 
 __all__ = [
+    "CONTACT_FRACTION",
     "InverseDynamics",
     "Motion",
     "PlanarTree",
