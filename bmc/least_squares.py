@@ -44,6 +44,7 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -451,6 +452,11 @@ class Sway:
     markers: np.ndarray
     margin: int = 0
 
+    def __repr__(self) -> str:
+        n = self.t.size - 2 * self.margin
+        return (f"Sway({n} frames at {self.freq:g} Hz, with {self.margin} more at each end; "
+                f"arrays t, phi, phid, phidd, tau, grf, markers)")
+
     @property
     def window(self) -> slice:
         """Frames of the trial proper, without the margins."""
@@ -485,8 +491,12 @@ def simulate_sway(
     The joint torques are a feed-forward sum of five sinusoids (0.5 to 2.2 Hz, random
     phases drawn from ``seed``, amplitudes ``M_q(q_ref)`` times 1 rad/s^2 so that every
     joint sways by a few degrees) plus a feedback that holds the body near :data:`POSTURE`:
-    gravity compensation and joint stiffness and damping,
-    :math:`\tau = G_q(q) + K_p (q_{ref} - q) - K_d \dot q + \tau_{ff}(t)`.
+    gravity compensation plus joint stiffness and damping matrices scaled by the mass
+    matrix of the posture,
+    :math:`\tau = G_q(q) + M_q(q_{ref})\,[\omega^2 (q_{ref} - q) - 2\zeta\omega\dot q]
+    + \tau_{ff}(t)`, so that every mode of the stabilised posture has the natural
+    frequency :math:`\omega = 2\pi \cdot 0.8` rad/s and damping ratio
+    :math:`\zeta = 0.7` (and the equations are not stiff).
 
     Parameters
     ----------
@@ -517,7 +527,8 @@ def simulate_sway(
     sampled angles, torques and ground reaction are consistent to rounding error (the
     torques and accelerations are evaluated from the sampled state). The body starts at
     rest in :data:`POSTURE` 1 s before the record, so that the start-up transient has
-    decayed.
+    decayed. Results are cached by parameters and their arrays are read-only (they are
+    the truth every experiment compares with).
 
     Examples
     --------
@@ -527,8 +538,6 @@ def simulate_sway(
     >>> print(float(np.max(np.abs(sway.residual))) < 1e-6)
     True
     """
-    from bmc.simulate import simulate_chain
-
     model = FourSegmentModel() if model is None else model
     if not isinstance(model, FourSegmentModel):
         raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
@@ -536,6 +545,25 @@ def simulate_sway(
     freq = positive(freq, "freq", unit="Hz")
     amplitude = positive(amplitude, "amplitude", allow_zero=True)
     margin = positive(margin, "margin", unit="s", allow_zero=True)
+    params = tuple(
+        tuple(float(v) for v in arr)
+        for arr in (model.lengths, model.com, model.masses, model.inertias)
+    )
+    arrays = _simulate(
+        params, model.foot_angle, model.g, duration, margin, freq, int(seed), amplitude
+    )
+    return Sway(model, freq, *arrays)
+
+
+@lru_cache(maxsize=4)
+def _simulate(
+    params: tuple, foot_angle: float, g: float, duration: float, margin: float, freq: float,
+    seed: int, amplitude: float,
+) -> tuple:
+    """Integrate the sway (cached); return read-only arrays and the margin in frames."""
+    from bmc.simulate import simulate_chain
+
+    model = FourSegmentModel(*params, foot_angle=foot_angle, g=g)
     n = int(round(duration * freq))
     edge = int(round(margin * freq))
     if n < 16:
@@ -566,7 +594,10 @@ def simulate_sway(
     phi, phid = np.cumsum(q, axis=-1), np.cumsum(qd, axis=-1)
     phidd = model.forward_dynamics(phi, phid, tau)
     grf = model.ground_reaction(phi, phid, phidd)
-    return Sway(model, freq, t, phi, phid, phidd, tau, grf, model.joint_positions(phi), edge)
+    arrays = (t, phi, phid, phidd, tau, grf, model.joint_positions(phi))
+    for arr in arrays:
+        arr.flags.writeable = False
+    return (*arrays, edge)
 
 
 # --------------------------------------------------------------------------- measurements
@@ -615,6 +646,19 @@ class Measurement:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "realisations", int(self.marker_noise.size))
+
+    def __repr__(self) -> str:
+        def span(x: np.ndarray, scale: float = 1.0) -> str:
+            lo, hi = x.min() * scale, x.max() * scale
+            return f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}"
+
+        return (
+            f"Measurement({self.realisations} realisation(s) x {self.n_frames} frames; marker "
+            f"noise {span(self.marker_noise, 100)} cm, force noise {span(self.force_noise)} N, "
+            f"torque noise {span(self.torque_noise)} N m, offset {span(self.offset, 100)} cm; "
+            f"zero-lag Butterworth of order {self.order} at {self.cutoff:g} Hz"
+            f"{'; exact angles' if self.exact_angles else ''})"
+        )
 
     @property
     def n_frames(self) -> int:
@@ -1430,9 +1474,8 @@ def propagated_covariance(
         ).reshape(12, n_f, 6)
         jac[:, :, :3] = -np.moveaxis(z[0:3] - z[3:6], 0, -1) / (2 * _EPS)
         jac[:, :, 3:6] = -np.moveaxis(z[6:9] - z[9:12], 0, -1) / (2 * _EPS)
-    angle = meas.per_frame(meas.marker_noise) [:, None, None] ** 2 * _marker_angle_covariance(
-        model, phi
-    )
+    sigma = meas.per_frame(meas.marker_noise)[:, None, None]  # [m]
+    angle = sigma**2 * _marker_angle_covariance(model, phi)  # raw angles [rad^2]
     kin = np.einsum("fab,fij->faibj", gains, angle).reshape(n_f, 9, 9)
     cov = jac @ kin @ np.swapaxes(jac, -1, -2)
     force = np.stack([meas.torque_noise, meas.force_noise, meas.force_noise], -1) ** 2
