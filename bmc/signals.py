@@ -141,7 +141,7 @@ def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.n
     Notes
     -----
     Each pass attenuates a sine at ``cutoff`` to :math:`1/\sqrt{2}` of its amplitude, so
-    the two passes attenuate it to 1/2 (-6 dB). Winter (2009, sec. 3.4.4) raises the cut-off
+    the two passes attenuate it to 1/2 (-6 dB). Winter (2009, ch. 3) raises the cut-off
     of each pass by 1/0.802 to restore -3 dB for a second-order filter; this function does
     not, so ``cutoff`` is where the zero-lag output is halved.
 
@@ -210,7 +210,7 @@ def residual_analysis(
     order: int = 2,
     fit_from: float | None = None,
 ) -> ResidualAnalysis:
-    """Choose a low-pass cut-off by residual analysis (Winter 2009, sec. 3.4.4.3).
+    """Choose a low-pass cut-off by residual analysis (Winter 2009, ch. 3).
 
     For each cut-off the signal is filtered with :func:`lowpass` and the RMS of the
     residual ``x - filtered`` is computed. Above the signal's bandwidth the residual is
