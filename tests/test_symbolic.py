@@ -107,6 +107,15 @@ def test_two_link_agrees_with_planar_chain_on_frames():
                                rtol=1e-12, atol=1e-12)
 
 
+def test_one_link_agrees_with_planar_chain_on_frames():
+    rod = PlanarChain([0.43], [0.17], [1.54], [0.024])
+    funcs = _numeric(symbolic.one_link(), rod)
+    q, qd, qdd, F = _state(1, seed=3)
+    # Exact expressions on both sides: rounding only.
+    np.testing.assert_allclose(funcs["tau"](*q.T, *qd.T, *qdd.T, *F.T),
+                               rod.inverse_dynamics(q, qd, qdd, F=F), rtol=1e-12, atol=1e-12)
+
+
 def test_segment_coordinates_give_net_segment_moments():
     chain = PlanarChain(**PARAMS)
     funcs = _numeric(_newton_euler(2, "segment"), chain)
