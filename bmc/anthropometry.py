@@ -12,6 +12,14 @@ segment length ``L`` [m] and a body mass ``m_body`` [kg] these scale to
 where ``f_m``, ``f_c`` and ``k`` are the tabulated fractions. Segment lengths are taken as a
 fraction of body height (stature) ``H`` [m].
 
+Which radius of gyration: every planar model of the course rotates its segments in the
+sagittal plane (flexion-extension), that is about the **medio-lateral** axis, and that is
+the inertia :func:`segment` returns by default (``axis="mediolateral"``). Dempster tabulates
+only this radius. de Leva (1996) tabulates three, under the anatomical axis names of
+Zatsiorsky that he follows: about the *sagittal* axis (antero-posterior), the *transverse*
+axis (medio-lateral) and the *longitudinal* axis; so the sagittal-plane radius is de Leva's
+**transverse** column. See the Notes of :func:`segment` for the evidence.
+
 Two tables are provided:
 
 ``"dempster"``
@@ -35,6 +43,12 @@ References
 .. [4] R. Drillis, R. Contini, *Body Segment Parameters*, Report 1166-03, Office of
    Vocational Rehabilitation, New York University, 1966 (the length fractions of Winter's
    Fig. 4.1).
+.. [5] V. M. Zatsiorsky, *Kinetics of Human Motion*, Human Kinetics, Champaign IL, 2002,
+   chapter 4 (the segment inertia data that de Leva adjusted, and their axis names).
+.. [6] M. Duarte, "Body segment parameters", notebook of the BMC course, Laboratory of
+   Biomechanics and Motor Control, Federal University of ABC,
+   https://github.com/BMClab/BMC (radius of gyration "around the transverse axis
+   (rotation at the sagittal plane)").
 """
 
 from __future__ import annotations
@@ -46,7 +60,20 @@ from types import MappingProxyType
 
 from bmc._validation import positive
 
-__all__ = ["Row", "Segment", "combine", "segment", "segment_names", "table"]
+__all__ = ["AXES", "Row", "Segment", "combine", "segment", "segment_names", "table"]
+
+_NAN = float("nan")
+
+# The three axes of a segment's radii of gyration, by what they mean, and every accepted
+# spelling of ``axis`` (de Leva's own column labels included) with the axis it names.
+AXES = ("mediolateral", "anteroposterior", "longitudinal")
+_AXIS_NAMES = {
+    "mediolateral": "mediolateral", "flexion": "mediolateral", "transverse": "mediolateral",
+    "anteroposterior": "anteroposterior", "sagittal": "anteroposterior",
+    "longitudinal": "longitudinal",
+}
+_READABLE = {"mediolateral": "medio-lateral", "anteroposterior": "antero-posterior",
+             "longitudinal": "longitudinal"}
 
 
 @dataclass(frozen=True)
@@ -64,16 +91,19 @@ class Row:
     com_fraction : float
         Distance of the COM from the first endpoint / segment length [-].
     gyration_fraction : float
-        Radius of gyration about the COM / segment length [-], for rotation in the sagittal
-        plane (Dempster) or de Leva's column labelled *sagittal*; ``nan`` where the source
-        does not tabulate it.
+        Radius of gyration about the COM / segment length [-] for rotation in the sagittal
+        plane, i.e. about the medio-lateral axis: Dempster's one radius, de Leva's column
+        labelled *transverse*; ``nan`` where the source does not tabulate it.
     length_fraction : float
         Segment length / body height [-].
     source : str
         Where each number comes from.
-    gyration_other : tuple of float
-        de Leva only: the transverse and longitudinal radii of gyration / length [-]
-        (``()`` for Dempster).
+    gyration_anteroposterior : float
+        Radius of gyration about the antero-posterior axis / length [-]: de Leva's column
+        labelled *sagittal* (``nan`` for Dempster).
+    gyration_longitudinal : float
+        Radius of gyration about the segment's long axis / length [-]: de Leva's column
+        labelled *longitudinal* (``nan`` for Dempster).
     """
 
     name: str
@@ -83,7 +113,8 @@ class Row:
     gyration_fraction: float
     length_fraction: float
     source: str
-    gyration_other: tuple[float, ...] = ()
+    gyration_anteroposterior: float = _NAN
+    gyration_longitudinal: float = _NAN
 
 
 @dataclass(frozen=True)
@@ -103,14 +134,18 @@ class Segment:
     com_fraction : float
         ``com / length`` [-].
     inertia : float
-        Moment of inertia about the COM for rotation in the sagittal plane, I [kg m^2]
-        (``nan`` where the table gives no radius of gyration).
+        Moment of inertia about the COM, I [kg m^2], about the axis named by ``axis``: by
+        default the medio-lateral one, i.e. for rotation in the sagittal plane (``nan``
+        where the table gives no radius of gyration).
     radius_of_gyration_fraction : float
         Radius of gyration about the COM / length, k [-]; ``I = m (k L)^2``.
     table : str
         The table the values come from (``"dempster"`` or ``"de_leva"``).
     sex : str or None
         ``"female"`` or ``"male"`` (de Leva), ``None`` (Dempster).
+    axis : str
+        The axis of ``inertia``: ``"mediolateral"`` (rotation in the sagittal plane),
+        ``"anteroposterior"`` or ``"longitudinal"``.
     """
 
     name: str
@@ -122,9 +157,9 @@ class Segment:
     radius_of_gyration_fraction: float
     table: str = ""
     sex: str | None = None
+    axis: str = "mediolateral"
 
 
-_NAN = float("nan")
 _W = "Winter (2009) Table 4.1"
 _F = "Winter (2009) Fig. 4.1"
 
@@ -165,7 +200,8 @@ _DEMPSTER = (
 )
 
 # de Leva (1996), Table 4: mean length [mm], mass [%], COM [% from the first endpoint],
-# radii of gyration [% of length] about the sagittal, transverse and longitudinal axes.
+# radii of gyration [% of length] about the sagittal (antero-posterior), transverse
+# (medio-lateral) and longitudinal axes, in the paper's column order.
 # Reference sample: women stature 1735 mm, men stature 1741 mm.
 _STATURE_MM = {"female": 1735.0, "male": 1741.0}
 _DE_LEVA_RAW = {
@@ -224,11 +260,12 @@ def _de_leva_rows(sex: str) -> tuple[Row, ...]:
     for name, (endpoints, by_sex) in _DE_LEVA_RAW.items():
         length, mass, com, r_sag, r_trans, r_long = by_sex[sex]
         rows.append(Row(
-            name, endpoints, mass / 100.0, com / 100.0, r_sag / 100.0,
+            name, endpoints, mass / 100.0, com / 100.0, r_trans / 100.0,
             length / _STATURE_MM[sex],
             f"de Leva (1996) Table 4, {sex}; length fraction = {length} mm / "
-            f"{_STATURE_MM[sex]:.0f} mm mean stature",
-            (r_trans / 100.0, r_long / 100.0)))
+            f"{_STATURE_MM[sex]:.0f} mm mean stature; sagittal-plane radius of gyration "
+            "from the column labelled transverse",
+            r_sag / 100.0, r_long / 100.0))
     return tuple(rows)
 
 
@@ -309,7 +346,7 @@ def segment(
     height: float,
     table: str = "dempster",
     sex: str | None = None,
-    axis: str = "sagittal",
+    axis: str = "mediolateral",
 ) -> Segment:
     """Return one body segment's parameters scaled to a subject.
 
@@ -326,10 +363,18 @@ def segment(
         Which table (default ``"dempster"``).
     sex : {"female", "male"} or None, optional
         Required for ``"de_leva"``, ``None`` for ``"dempster"``.
-    axis : {"sagittal", "transverse", "longitudinal"}, optional
-        de Leva only: which of the three tabulated radii of gyration gives ``inertia``
-        (default ``"sagittal"``, the column so labelled; see Notes). Dempster tabulates one
-        radius, for sagittal-plane rotation, and accepts only ``"sagittal"``.
+    axis : str, optional
+        The axis about the COM of ``inertia``, by what it means:
+
+        - ``"mediolateral"`` (default; alias ``"flexion"``): rotation in the sagittal
+          plane, flexion-extension, the one every planar model needs. de Leva's column
+          labelled *transverse*, which is also accepted as a name; Dempster's only radius.
+        - ``"anteroposterior"``: rotation in the frontal plane (ab/adduction); de Leva's
+          column labelled *sagittal*, which is also accepted as a name.
+        - ``"longitudinal"``: rotation about the segment's long axis.
+
+        Dempster accepts only the medio-lateral axis. Spelling is forgiving about case,
+        hyphens and underscores (``"medio-lateral"`` works).
 
     Returns
     -------
@@ -341,19 +386,29 @@ def segment(
     ------
     ValueError
         For an unknown segment (the message lists the valid names), an unknown table, a
-        missing or invalid ``sex``, or a non-positive mass or height.
+        missing or invalid ``sex``, an unknown ``axis`` (or one the table does not give),
+        or a non-positive mass or height.
 
     Notes
     -----
     Provenance of each row is in ``table(...)[name].source``. Dempster's trunk has no
     tabulated radius of gyration, so its ``inertia`` is ``nan``; use ``"hat"`` or
-    ``"trunk_head_neck"`` when an inertia is needed. For de Leva the ``inertia`` uses the
-    column the paper labels *sagittal* (r_sag) by default; the transverse and longitudinal
-    radii are in ``Row.gyration_other`` and selected with ``axis``. The labels are
-    ambiguous: for the hand and the upper trunk (wider than deep) r_sag exceeds r_trans,
-    which suggests that r_sag is about the antero-posterior axis, and then r_trans would be
-    the one for flexion-extension. For the limb segments the two differ by at most 8 %; for
-    the trunk about 7 % (15 % in inertia). Choose ``axis`` explicitly when it matters.
+    ``"trunk_head_neck"`` when an inertia is needed.
+
+    de Leva's three columns of radii are about the *sagittal*, *transverse* and
+    *longitudinal* axes, in the anatomical naming of Zatsiorsky that he follows: the
+    sagittal axis runs antero-posterior (it lies in the sagittal plane, and rotation about
+    it happens in the frontal plane), the transverse axis runs medio-lateral. Rotation *in*
+    the sagittal plane, flexion-extension, is therefore about the transverse axis, and the
+    default ``axis="mediolateral"`` takes de Leva's **transverse** column. The table bears
+    this out: a hand lies flat in the frontal plane, so turning it about the
+    antero-posterior axis moves its width as well as its length, and indeed its *sagittal*
+    radius (62.8 % of the length, men) is much larger than its *transverse* one (51.3 %);
+    the upper trunk, wider than deep, shows the same (71.6 % and 45.4 %). Duarte's course
+    notes on body-segment parameters read the columns the same way ("around the
+    transverse axis (rotation at the sagittal plane)"). For the limb segments the two
+    columns differ by at most 8 %, for the whole trunk by about 7 % (15 % in inertia), so
+    the choice matters most for the trunk and the hand.
 
     de Leva's Table 4 gives several endpoint definitions for some segments; the rows named
     ``head_c7`` (vertex to C7), ``trunk_c7`` (C7 to mid-hip), ``trunk_shoulder``
@@ -368,6 +423,10 @@ def segment(
     >>> t = segment("thigh", body_mass=73.0, height=1.741, table="de_leva", sex="male")
     >>> round(t.mass, 3), round(t.length, 4)
     (10.337, 0.4222)
+    >>> h = dict(body_mass=73.0, height=1.741, table="de_leva", sex="male")
+    >>> (segment("hand", **h).radius_of_gyration_fraction,
+    ...  segment("hand", axis="anteroposterior", **h).radius_of_gyration_fraction)
+    (0.513, 0.628)
     """
     body_mass = positive(body_mass, "body_mass", unit="kg")
     height = positive(height, "height", unit="m")
@@ -378,15 +437,33 @@ def segment(
             f"unknown segment {name!r} for table {table!r}; valid names: "
             f"{', '.join(sorted(rows))}")
     row = rows[key]
-    axes = ("sagittal", "transverse", "longitudinal") if row.gyration_other else ("sagittal",)
-    if axis not in axes:
-        raise ValueError(f"axis must be one of {axes} for table {table!r}; got {axis!r}")
+    meaning = _axis(axis, table.lower())
     length = row.length_fraction * height
     mass = row.mass_fraction * body_mass
-    k = (row.gyration_fraction, *row.gyration_other)[axes.index(axis)]
+    k = {"mediolateral": row.gyration_fraction,
+         "anteroposterior": row.gyration_anteroposterior,
+         "longitudinal": row.gyration_longitudinal}[meaning]
     inertia = mass * (k * length) ** 2 if math.isfinite(k) else _NAN
     return Segment(key, mass, length, row.com_fraction * length, row.com_fraction, inertia, k,
-                   table.lower(), sex)
+                   table.lower(), sex, meaning)
+
+
+def _axis(axis: str, table_name: str) -> str:
+    """Return what ``axis`` means (one of AXES), checked against the table."""
+    if not isinstance(axis, str):
+        raise TypeError(f"axis must be a str such as 'mediolateral'; got "
+                        f"{type(axis).__name__}")
+    meaning = _AXIS_NAMES.get(axis.strip().lower().replace("-", "").replace("_", ""))
+    if meaning is None:
+        raise ValueError(
+            f"axis must be 'mediolateral' (alias 'flexion', de Leva's 'transverse'), "
+            f"'anteroposterior' (de Leva's 'sagittal') or 'longitudinal'; got {axis!r}")
+    if table_name == "dempster" and meaning != "mediolateral":
+        raise ValueError(
+            "the Dempster table gives one radius of gyration, for rotation in the sagittal "
+            "plane (about the medio-lateral axis): use axis='mediolateral' (the default); "
+            f"got axis={axis!r}, which names the {_READABLE[meaning]} axis")
+    return meaning
 
 
 def combine(parts: Sequence[Segment], *, name: str) -> Segment:
@@ -408,6 +485,11 @@ def combine(parts: Sequence[Segment], *, name: str) -> Segment:
     Segment
         The combined segment; its length is the sum of the parts' lengths [m].
 
+    Raises
+    ------
+    ValueError
+        If the parts' inertias are about different axes (see :func:`segment`).
+
     Examples
     --------
     >>> fa = segment("forearm", body_mass=70.0, height=1.70)
@@ -419,6 +501,10 @@ def combine(parts: Sequence[Segment], *, name: str) -> Segment:
     parts = list(parts)
     if not parts or not all(isinstance(p, Segment) for p in parts):
         raise TypeError("parts must be a non-empty sequence of Segment (from segment())")
+    axes = {p.axis for p in parts}
+    if len(axes) != 1:
+        raise ValueError(f"parts must have their inertias about one axis; got "
+                         f"{[p.axis for p in parts]} (choose axis= in segment())")
     start, starts = 0.0, []
     for p in parts:
         starts.append(start)
@@ -433,4 +519,4 @@ def combine(parts: Sequence[Segment], *, name: str) -> Segment:
     sexes = {p.sex for p in parts}
     return Segment(name, mass, length, com, com / length, inertia, k,
                    tables.pop() if len(tables) == 1 else "mixed",
-                   sexes.pop() if len(sexes) == 1 else None)
+                   sexes.pop() if len(sexes) == 1 else None, axes.pop())

@@ -780,8 +780,8 @@ _HUMAN_JOINTS = ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
 CONTACT_FRACTION = 0.7  # contact point (ball of the foot) / foot length, from the ankle
 TOUCHDOWN_TRUNK = -0.3  # trunk angle at touchdown [rad]: centre of mass above the contact
 COP_FOLLOW = 0.5  # share of the lean that the centre of pressure follows (see somersault)
-LEVER = 0.015023  # moment arm of the bed force about the COM [m] (tuned: one somersault)
-DRIFT = 0.207758  # forward COM speed at touchdown [m/s] (tuned: land where touched down)
+LEVER = 0.014633  # moment arm of the bed force about the COM [m] (tuned: one somersault)
+DRIFT = 0.207059  # forward COM speed at touchdown [m/s] (tuned: land where touched down)
 
 
 def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "male",
@@ -817,8 +817,8 @@ def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "ma
     shank to the ankle joint centre (``shank_ankle``); upper arm; forearm and hand merged
     with :func:`bmc.anthropometry.combine`. The foot is a line from the ankle, of the foot's
     length, with its COM at de Leva's fraction from the heel (the ankle is placed above the
-    heel, its height ignored). Inertias use the radius of gyration de Leva labels
-    *sagittal*, the course's reading for flexion-extension (the labels are ambiguous; see
+    heel, its height ignored). Inertias are for rotation in the sagittal plane, about the
+    medio-lateral axis: de Leva's *transverse* radius of gyration (the reasoning is in
     :func:`bmc.anthropometry.segment`).
 
     Examples
@@ -831,7 +831,8 @@ def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "ma
     """
     from bmc import anthropometry as am
 
-    kw = {"body_mass": body_mass, "height": height, "table": "de_leva", "sex": sex}
+    kw = {"body_mass": body_mass, "height": height, "table": "de_leva", "sex": sex,
+          "axis": "mediolateral"}
     trunk = am.segment("trunk_c7", **kw)
     shoulder = am.segment("trunk_shoulder", **kw).length
     head = am.segment("head_c7", **kw)

@@ -59,8 +59,9 @@ def test_scaling_laws():
     np.testing.assert_allclose(c.length / a.length, 2.0 / 1.6, rtol=1e-12)  # length in height
     np.testing.assert_allclose(c.com / a.com, 2.0 / 1.6, rtol=1e-12)
     for s in (a, b, c):
-        # I = m (k L)^2, recomputed from the published fractions
-        np.testing.assert_allclose(s.inertia, s.mass * (0.369 * s.length) ** 2, rtol=1e-12)
+        # I = m (k L)^2, recomputed from the published fractions (women's thigh, de Leva's
+        # transverse column: rotation in the sagittal plane)
+        np.testing.assert_allclose(s.inertia, s.mass * (0.364 * s.length) ** 2, rtol=1e-12)
     np.testing.assert_allclose(a.mass, 0.1478 * 60.0, rtol=1e-12)
     np.testing.assert_allclose(a.length, 0.3685 / 1.735 * 1.6, rtol=1e-12)
 
@@ -124,9 +125,55 @@ def test_de_leva_alternative_definitions_share_mass():
 
 def test_axis_selects_radius_of_gyration():
     kw = {"body_mass": 73.0, "height": 1.741, "table": "de_leva", "sex": "male"}
-    s = am.segment("trunk", **kw)
-    t = am.segment("trunk", axis="transverse", **kw)
-    # published radii 37.2 % and 34.7 % of the length: ratio of inertias is their square
+    s = am.segment("trunk", axis="anteroposterior", **kw)
+    t = am.segment("trunk", **kw)
+    # published radii 37.2 % (sagittal column) and 34.7 % (transverse column) of the length:
+    # the ratio of the inertias is their square
     np.testing.assert_allclose(s.inertia / t.inertia, (0.372 / 0.347) ** 2, rtol=1e-12)
-    with pytest.raises(ValueError, match="axis must be one of"):
-        am.segment("thigh", body_mass=70.0, height=1.7, axis="transverse")
+    lo = am.segment("trunk", axis="longitudinal", **kw)
+    np.testing.assert_allclose(lo.radius_of_gyration_fraction, 0.191, rtol=1e-12)
+    assert (s.axis, t.axis, lo.axis) == ("anteroposterior", "mediolateral", "longitudinal")
+
+
+def test_sagittal_plane_inertia_is_de_levas_transverse_column():
+    kw = {"body_mass": 73.0, "height": 1.741, "table": "de_leva", "sex": "male"}
+    for name, r_sag, r_trans in [("hand", 0.628, 0.513), ("upper_trunk", 0.716, 0.454),
+                                 ("thigh", 0.329, 0.329), ("shank", 0.255, 0.249)]:
+        default = am.segment(name, **kw)
+        # the default (sagittal-plane rotation, about the medio-lateral axis) is the
+        # column de Leva labels "transverse" (the published percentage / 100: rounding only)
+        np.testing.assert_allclose(default.radius_of_gyration_fraction, r_trans, rtol=1e-12)
+        np.testing.assert_allclose(am.table("de_leva", sex="male")[name].gyration_fraction,
+                                   r_trans, rtol=1e-12)
+        for alias in ("mediolateral", "Medio-lateral", "flexion", "transverse"):
+            assert am.segment(name, axis=alias, **kw).inertia == default.inertia
+        for alias in ("anteroposterior", "antero_posterior", "sagittal"):
+            np.testing.assert_allclose(
+                am.segment(name, axis=alias, **kw).radius_of_gyration_fraction, r_sag,
+                rtol=1e-12)
+
+
+def test_flat_segments_turn_harder_about_the_antero_posterior_axis():
+    # the evidence for the reading: a hand lying in the frontal plane and the upper trunk,
+    # wider than deep, spread their mass medio-laterally, so their radius about the
+    # antero-posterior axis must be the larger one, for both sexes
+    for sex in ("female", "male"):
+        for name in ("hand", "upper_trunk"):
+            row = am.table("de_leva", sex=sex)[name]
+            assert row.gyration_anteroposterior > 1.1 * row.gyration_fraction
+
+
+def test_axis_errors():
+    with pytest.raises(ValueError, match="axis must be 'mediolateral'.*got 'frontal'"):
+        am.segment("thigh", body_mass=70.0, height=1.7, table="de_leva", sex="male",
+                   axis="frontal")
+    # Dempster has one radius, about the medio-lateral axis
+    with pytest.raises(ValueError, match="Dempster table gives one radius.*antero-posterior"):
+        am.segment("thigh", body_mass=70.0, height=1.7, axis="sagittal")
+    assert am.segment("thigh", body_mass=70.0, height=1.7, axis="flexion").inertia > 0
+    with pytest.raises(TypeError, match="axis must be a str"):
+        am.segment("thigh", body_mass=70.0, height=1.7, axis=2)
+    kw = {"body_mass": 70.0, "height": 1.7, "table": "de_leva", "sex": "male"}
+    mixed = [am.segment("forearm", **kw), am.segment("hand", axis="sagittal", **kw)]
+    with pytest.raises(ValueError, match="inertias about one axis"):
+        am.combine(mixed, name="forearm_hand")

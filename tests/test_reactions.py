@@ -32,6 +32,15 @@ def test_human_model_mass_and_layout(model):
     assert model.joint_names == ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
 
 
+def test_human_model_inertia_is_for_sagittal_plane_rotation(model):
+    # trunk C7 - mid-hip, men (de Leva Table 4): 603.3 mm of 1741 mm, 43.46 % of the mass,
+    # radius of gyration 30.6 % of the length in the column labelled transverse (about the
+    # medio-lateral axis); the sagittal column (32.8 %) would give 15 % more
+    length = 603.3 / 1741.0 * 1.70
+    np.testing.assert_allclose(model.inertia[0], 0.4346 * 60.0 * (0.306 * length) ** 2,
+                               rtol=1e-12)  # the same published numbers: rounding only
+
+
 def test_sizes_of_the_paper(model, frames):
     q, _, _ = frames
     assert model.jacobian_q(q).shape == (5, 21, 9)
