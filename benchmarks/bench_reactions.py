@@ -1,6 +1,6 @@
 """Joint reactions of notebook 5 (Blajer and Czaplicki 2005) over 1e5 frames.
 
-The generated back somersault of ``bmc.reactions.somersault`` (dynamically consistent),
+The generated back somersault of ``bmc.somersault.somersault`` (dynamically consistent),
 repeated to 1e5 frames; hip, knee and ankle reactions by eq. (2.10) (no matrix inversion),
 eq. (2.11) (a 12 x 12 solve per frame), the closed-form eq. (3.3) and the Newton-Euler
 recursion, against the bandwidth floor. All four agree on these data (checked first).
@@ -23,8 +23,8 @@ def run(*, quick: bool) -> Case:
         "Hip, knee and ankle reactions over a generated back somersault repeated to the "
         "given number of frames (the model has 9 coordinates, 6 joints, 12 reactions).",
     )
-    model = rx.human_model()
-    motion = rx.somersault(model, freq=250.0)
+    model = bmc.somersault.human_model()
+    motion = bmc.somersault.somersault(model, freq=250.0)
     idr = rx.inverse_dynamics(model, motion.q, motion.qd, motion.qdd,
                               contact_point=motion.contact_point,
                               contact_force=motion.contact_force)

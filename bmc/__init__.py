@@ -37,6 +37,7 @@ _SUBMODULES = (
     "rotations",
     "signals",
     "simulate",
+    "somersault",
     "symbolic",
     "widgets",
 )

@@ -2,18 +2,19 @@ import numpy as np
 import pytest
 
 from bmc import reactions as rx
+from bmc.somersault import human_model, somersault
 
 LEGS = ["hip", "knee", "ankle"]
 
 
 @pytest.fixture(scope="module")
 def model():
-    return rx.human_model()
+    return human_model()
 
 
 @pytest.fixture(scope="module")
 def motion():
-    return rx.somersault()
+    return somersault()
 
 
 @pytest.fixture(scope="module")
@@ -21,24 +22,6 @@ def frames(model):
     rng = np.random.default_rng(7)
     return rng.normal(size=(5, model.k)), rng.normal(size=(5, model.k)), \
         rng.normal(size=(5, model.k))
-
-
-# ------------------------------------------------------------------------- the model
-def test_human_model_mass_and_layout(model):
-    # collateral limbs doubled: the seven segments carry the whole body mass (de Leva sums
-    # to 100 % within the 0.01 % rounding of the table)
-    np.testing.assert_allclose(model.total_mass, 60.0, rtol=2e-4)
-    assert (model.n, model.k, model.m) == (7, 9, 12)
-    assert model.joint_names == ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
-
-
-def test_human_model_inertia_is_for_sagittal_plane_rotation(model):
-    # trunk C7 - mid-hip, men (de Leva Table 4): 603.3 mm of 1741 mm, 43.46 % of the mass,
-    # radius of gyration 30.6 % of the length in the column labelled transverse (about the
-    # medio-lateral axis); the sagittal column (32.8 %) would give 15 % more
-    length = 603.3 / 1741.0 * 1.70
-    np.testing.assert_allclose(model.inertia[0], 0.4346 * 60.0 * (0.306 * length) ** 2,
-                               rtol=1e-12)  # the same published numbers: rounding only
 
 
 def test_sizes_of_the_paper(model, frames):
@@ -201,21 +184,6 @@ def test_four_formulations_agree_on_consistent_data(motion):
     np.testing.assert_allclose(all12[:, :6], a, atol=0)  # a subset of E gives the same
 
 
-def test_generated_motion_satisfies_the_minimal_form(motion):
-    m = motion.model
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point,
-                              contact_force=motion.contact_force,
-                              contact_moment=motion.contact_moment)
-    # the generator's own bed load closes the three whole-body equations (x, y, moment)
-    np.testing.assert_allclose(idr.residual[:, :2], 0.0, atol=1e-9 * m.body_weight)
-    np.testing.assert_allclose(idr.residual[:, 2], 0.0, atol=1e-9 * m.body_weight)
-    Mbar, d, hbar = rx.minimal_form(m, motion.q, motion.qd,
-                                    motion.applied_forces(torques=idr.torques))
-    res = np.einsum("nij,nj->ni", Mbar, motion.qdd) + d - hbar
-    np.testing.assert_allclose(res, 0.0, atol=1e-9 * m.body_weight)
-
-
 def test_power_balance_checks_the_torques(motion):
     # independent of D: d(KE + PE)/dt = joint power + power of the bed's load
     m = motion.model
@@ -259,33 +227,6 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
     np.testing.assert_allclose(a[:, :6], ne, atol=1e-9 * np.abs(ne).max())
 
 
-# ------------------------------------------------------------------ the generator
-def test_somersault_is_plausible(motion):
-    m = motion.model
-    turns = (motion.q[-1, 2] - motion.q[0, 2]) / (2 * np.pi)
-    np.testing.assert_allclose(turns, 1.0, atol=0.01)  # tuned to one somersault
-    assert 0.3 < motion.takeoff < 0.6  # trampoline contact lasts a few tenths of a second
-    assert 4.0 < motion.contact_force[:, 1].max() / m.body_weight < 8.0
-    np.testing.assert_array_equal(motion.contact_force[~motion.in_contact], 0.0)
-    c = motion.in_contact & (motion.contact_force[:, 1] > 1.0)
-    cop = motion.contact_moment[c] / motion.contact_force[c, 1] + motion.contact_point[1]
-    assert cop.min() > 0.0 and cop.max() < m.length[3]  # centre of pressure on the foot
-
-
-def test_scalar_and_vector_base_acceleration_agree(model):
-    rng = np.random.default_rng(2)
-    y, t = rng.normal(size=6), 0.3
-    y[1] -= 1.5  # deep in the bed
-    fast = rx._ScalarModel(model, 0.17, 3700.0, 10.0, 0.02)
-    q, qd, qdd0 = rx._assemble(model, y[None], np.array([t]))
-    R, rp = rx._bed_force(model, q, 0.17, 3700.0, 10.0)
-    r, _, _ = model.kinematics(q, qd, qdd0)
-    arm = rx._cross2(rp - model.mass @ r / model.total_mass, R)
-    acc = rx._base_acceleration(model, q, qd, qdd0, R, 0.02 * R[:, 1] + rx.COP_FOLLOW * arm)
-    # two implementations of the same equations: rounding only
-    np.testing.assert_allclose(fast.rhs(t, y, True)[3:], acc[0], rtol=1e-10, atol=1e-10)
-
-
 # ------------------------------------------------------------------ bad input
 def test_bad_inputs(model):
     with pytest.raises(ValueError, match=r"q \[m, rad\] must have trailing size 9"):
@@ -303,5 +244,3 @@ def test_bad_inputs(model):
                          [1, 1])
     with pytest.raises(ValueError, match="needs segments 'thigh', 'shank', 'foot'"):
         rx.reactions_explicit(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
-    with pytest.raises(ValueError, match="freq \\[Hz\\] must be a finite positive"):
-        rx.somersault(freq=0.0)

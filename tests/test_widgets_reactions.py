@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 
 from bmc import reactions as rx
+from bmc.somersault import somersault
 from bmc.widgets import reactions as wr
 
 
 @pytest.fixture(scope="module")
 def motion():
-    return rx.somersault(freq=100.0)
+    return somersault(freq=100.0)
 
 
 def _state(fig):

@@ -31,8 +31,8 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
 
     Parameters
     ----------
-    motion : bmc.reactions.Motion, optional
-        Default :func:`bmc.reactions.somersault`.
+    motion : bmc.somersault.Motion, optional
+        Default :func:`bmc.somersault.somersault`.
     seed : int, optional
         Seed of the noise pattern (keyword-only); the slider scales it.
     interactive : bool, optional
@@ -51,8 +51,9 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
     import matplotlib.pyplot as plt
 
     from bmc import reactions as rx
+    from bmc.somersault import somersault
 
-    motion = rx.somersault() if motion is None else motion
+    motion = somersault() if motion is None else motion
     model, t = motion.model, motion.t
     bw = model.body_weight
     unit = np.random.default_rng(seed).normal(size=motion.contact_force.shape)

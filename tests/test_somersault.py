@@ -1,0 +1,139 @@
+import numpy as np
+import pytest
+
+from bmc import reactions as rx
+from bmc import somersault as so
+
+
+@pytest.fixture(scope="module")
+def model():
+    return so.human_model()
+
+
+@pytest.fixture(scope="module")
+def motion():
+    return so.somersault()
+
+
+# ------------------------------------------------------------------------- the model
+def test_human_model_mass_and_layout(model):
+    # collateral limbs doubled: the seven segments carry the whole body mass (de Leva sums
+    # to 100 % within the 0.01 % rounding of the table)
+    np.testing.assert_allclose(model.total_mass, 60.0, rtol=2e-4)
+    assert (model.n, model.k, model.m) == (7, 9, 12)
+    assert model.names == ("trunk", "thigh", "shank", "foot", "upper_arm", "forearm_hand",
+                           "head")
+    assert model.joint_names == ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
+
+
+def test_human_model_inertia_is_for_sagittal_plane_rotation(model):
+    # trunk C7 - mid-hip, men (de Leva Table 4): 603.3 mm of 1741 mm, 43.46 % of the mass,
+    # radius of gyration 30.6 % of the length in the column labelled transverse (about the
+    # medio-lateral axis); the sagittal column (32.8 %) would give 15 % more
+    length = 603.3 / 1741.0 * 1.70
+    np.testing.assert_allclose(model.inertia[0], 0.4346 * 60.0 * (0.306 * length) ** 2,
+                               rtol=1e-12)  # the same published numbers: rounding only
+    # thighs: both sides, 14.16 % each, radius 32.9 % of 422.2 mm scaled to 1.70 m
+    thigh = 422.2 / 1741.0 * 1.70
+    np.testing.assert_allclose(model.inertia[1], 2 * 0.1416 * 60.0 * (0.329 * thigh) ** 2,
+                               rtol=1e-12)
+
+
+def test_human_model_scales_with_the_subject(model):
+    heavy = so.human_model(body_mass=90.0)
+    tall = so.human_model(height=1.87)
+    # mass linear in body mass, lengths linear in height, inertia as m L^2: exact ratios
+    np.testing.assert_allclose(heavy.mass / model.mass, 1.5, rtol=1e-12)
+    np.testing.assert_allclose(tall.length / model.length, 1.1, rtol=1e-12)
+    np.testing.assert_allclose(tall.inertia / model.inertia, 1.1**2, rtol=1e-12)
+    female = so.human_model(sex="female")
+    np.testing.assert_allclose(female.total_mass, 60.0, rtol=2e-4)  # table rounding
+    assert not np.allclose(female.com, model.com)
+
+
+# ------------------------------------------------------------------ the generator
+def test_somersault_is_plausible(motion):
+    m = motion.model
+    turns = (motion.q[-1, 2] - motion.q[0, 2]) / (2 * np.pi)
+    np.testing.assert_allclose(turns, 1.0, atol=0.01)  # tuned to one somersault
+    # tuned to land where it touched down (the origin): within 1 cm
+    np.testing.assert_allclose(m.point(motion.q[-1], *motion.contact_point)[0], 0.0,
+                               atol=0.01)
+    assert 0.3 < motion.takeoff < 0.6  # trampoline contact lasts a few tenths of a second
+    assert 4.0 < motion.contact_force[:, 1].max() / m.body_weight < 8.0
+    np.testing.assert_array_equal(motion.contact_force[~motion.in_contact], 0.0)
+    c = motion.in_contact & (motion.contact_force[:, 1] > 1.0)
+    cop = motion.contact_moment[c] / motion.contact_force[c, 1] + motion.contact_point[1]
+    assert cop.min() > 0.0 and cop.max() < m.length[3]  # centre of pressure on the foot
+
+
+def test_generated_motion_satisfies_the_minimal_form(motion):
+    m = motion.model
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point,
+                              contact_force=motion.contact_force,
+                              contact_moment=motion.contact_moment)
+    # the generator's own bed load closes the three whole-body equations (x, y, moment)
+    np.testing.assert_allclose(idr.residual[:, :2], 0.0, atol=1e-9 * m.body_weight)
+    np.testing.assert_allclose(idr.residual[:, 2], 0.0, atol=1e-9 * m.body_weight)
+    Mbar, d, hbar = rx.minimal_form(m, motion.q, motion.qd,
+                                    motion.applied_forces(torques=idr.torques))
+    res = np.einsum("nij,nj->ni", Mbar, motion.qdd) + d - hbar
+    np.testing.assert_allclose(res, 0.0, atol=1e-9 * m.body_weight)
+
+
+def test_flight_is_ballistic_with_constant_angular_momentum(motion):
+    # independent of the generator's equations: in the air only gravity acts, so the
+    # centre of mass falls at g and the angular momentum about it is constant
+    m = motion.model
+    r, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
+    air = ~motion.in_contact
+    aG = np.einsum("i,nid->nd", m.mass, a[air]) / m.total_mass
+    np.testing.assert_allclose(aG, np.broadcast_to([0.0, -m.g], aG.shape),
+                               atol=1e-9 * m.g)  # accelerations from the equations: rounding
+    rG = np.einsum("i,nid->nd", m.mass, r[air]) / m.total_mass
+    vG = np.einsum("i,nid->nd", m.mass, v[air]) / m.total_mass
+    rho, vr = r[air] - rG[:, None], v[air] - vG[:, None]
+    H = motion.qd[air, 2:] @ m.inertia + np.einsum(
+        "i,ni->n", m.mass, rho[..., 0] * vr[..., 1] - rho[..., 1] * vr[..., 0])
+    # integrated with rtol 1e-8 over 1.5 s of flight: constant to 1e-6 of its value
+    np.testing.assert_allclose(H, H[0], rtol=1e-6)
+    assert H[0] > 0  # a backward somersault turns counter-clockwise (x forward, y up)
+
+
+def test_motion_applied_forces_uses_its_own_contact_load(motion):
+    m = motion.model
+    tau = np.zeros((motion.t.size, m.n - 1))
+    h = motion.applied_forces(torques=tau)
+    ref = m.applied_forces(motion.q, torques=tau, contact_force=motion.contact_force,
+                           contact_point=motion.contact_point,
+                           contact_moment=motion.contact_moment)
+    np.testing.assert_array_equal(h, ref)  # the same call: bit for bit
+
+
+def test_scalar_and_vector_base_acceleration_agree(model):
+    rng = np.random.default_rng(2)
+    y, t = rng.normal(size=6), 0.3
+    y[1] -= 1.5  # deep in the bed
+    fast = so._ScalarModel(model, 0.17, 3700.0, 10.0, 0.02)
+    q, qd, qdd0 = so._assemble(model, y[None], np.array([t]))
+    R, rp = so._bed_force(model, q, 0.17, 3700.0, 10.0)
+    r, _, _ = model.kinematics(q, qd, qdd0)
+    arm = rx._cross2(rp - model.mass @ r / model.total_mass, R)
+    acc = so._base_acceleration(model, q, qd, qdd0, R, 0.02 * R[:, 1] + so.COP_FOLLOW * arm)
+    # two implementations of the same equations: rounding only
+    np.testing.assert_allclose(fast.rhs(t, y, True)[3:], acc[0], rtol=1e-10, atol=1e-10)
+
+
+# ------------------------------------------------------------------ bad input
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="freq \\[Hz\\] must be a finite positive"):
+        so.somersault(freq=0.0)
+    pend = rx.PlanarTree(["a", "b"], [-1, 0], [0, 1], [-1, -1], [1, 1], [0.5, 0.5], [1, 1],
+                         [1, 1])
+    with pytest.raises(ValueError, match="somersault needs the human_model\\(\\) layout"):
+        so.somersault(pend)
+    with pytest.raises(ValueError, match="sex='female' or sex='male'"):
+        so.human_model(sex="other")
+    with pytest.raises(ValueError, match="body_mass \\[kg\\] must be a finite positive"):
+        so.human_model(body_mass=0.0)
