@@ -38,6 +38,7 @@ _SUBMODULES = (
     "signals",
     "simulate",
     "somersault",
+    "standing",
     "symbolic",
     "widgets",
 )

@@ -6,125 +6,36 @@ import numpy as np
 import pytest
 
 from bmc import least_squares as ls
+from bmc import standing
 
 RNG = np.random.default_rng(20240607)
 
 
 @pytest.fixture(scope="module")
 def model():
-    return ls.FourSegmentModel()
+    return standing.FourSegmentModel()
 
 
 @pytest.fixture(scope="module")
 def sway(model):
-    return ls.simulate_sway(model)
+    return standing.simulate_sway(model)
 
 
 @pytest.fixture(scope="module")
 def states():
     """Random states near upright: segment angles, velocities, accelerations."""
     n = 7
-    phi = np.array(ls.POSTURE) + RNG.uniform(-0.3, 0.3, (n, 3))
+    phi = np.array(standing.POSTURE) + RNG.uniform(-0.3, 0.3, (n, 3))
     return phi, RNG.uniform(-2, 2, (n, 3)), RNG.uniform(-5, 5, (n, 3))
 
 
-# --------------------------------------------------------------------------- the model
-@pytest.fixture(scope="module")
-def lagrangian(model):
-    """Equations of motion and ground reaction derived with sympy, independently.
-
-    The Lagrangian in segment angles gives M and h; the ground reaction comes from the time
-    derivatives of the total linear momentum and of the angular momentum about the plate
-    origin. Nothing here uses PlanarChain or the model's Jacobians.
-    """
-    import sympy as sp
-
-    q, qd, qdd = sp.symbols("q0:3"), sp.symbols("qd0:3"), sp.symbols("qdd0:3")
-
-    def dt(expr):  # total time derivative along the motion, by the chain rule
-        return sum(expr.diff(q[i]) * qd[i] + expr.diff(qd[i]) * qdd[i] for i in range(3))
-
-    l1, *lengths = (sp.Float(v) for v in model.lengths)
-    com = [sp.Float(v) for v in model.com]
-    m = [sp.Float(v) for v in model.masses]
-    inertia = [sp.Float(v) for v in model.inertias]
-    g = sp.Float(model.g)
-    f1 = sp.Float(model.foot_angle)
-    coms, joint = [], sp.Matrix([l1 * sp.cos(f1), l1 * sp.sin(f1)])
-    for k in range(3):
-        e = sp.Matrix([sp.cos(q[k]), sp.sin(q[k])])
-        coms.append(joint + com[k + 1] * e)
-        joint = joint + lengths[k] * e
-    vel = [c.applyfunc(dt) for c in coms]
-    kinetic = sum(
-        m[k + 1] * vel[k].dot(vel[k]) / 2 + inertia[k + 1] * qd[k] ** 2 / 2 for k in range(3)
-    )
-    lag = kinetic - g * sum(m[k + 1] * coms[k][1] for k in range(3))
-    eom = [dt(lag.diff(qd[i])) - lag.diff(q[i]) for i in range(3)]
-    momentum = sum((m[k + 1] * vel[k] for k in range(3)), sp.zeros(2, 1))
-    ang = sum(
-        inertia[k + 1] * qd[k] + m[k + 1] * (coms[k][0] * vel[k][1] - coms[k][1] * vel[k][0])
-        for k in range(3)
-    )
-    foot_x = sp.Float(model.foot_com[0])
-    torque = dt(ang) + g * (sum(m[k + 1] * coms[k][0] for k in range(3)) + m[0] * foot_x)
-    force = momentum.applyfunc(dt) + sp.Matrix([0, g * sum(m)])
-    exprs = [*eom, torque, *force]
-    return sp.lambdify([q, qd, qdd], exprs, "numpy")
-
-
-def test_equations_of_motion_match_lagrangian(model, lagrangian, states):
-    phi, phid, phidd = states
-    tau = model.inverse_dynamics(phi, phid, phidd)
-    for k in range(phi.shape[0]):
-        ref = np.array(lagrangian(phi[k], phid[k], phidd[k])[:3], dtype=float)
-        # Lagrange's equations in segment angles: generalised forces Q tau; float rounding only
-        np.testing.assert_allclose(model.Q @ tau[k], ref, rtol=1e-10, atol=1e-9)
-        zero = np.zeros(3)
-        h = np.array(lagrangian(phi[k], phid[k], zero)[:3], dtype=float)
-        np.testing.assert_allclose(model.bias_forces(phi[k], phid[k]), h, rtol=1e-10, atol=1e-9)
-
-
-def test_ground_reaction_matches_momentum_balance(model, lagrangian, states):
-    phi, phid, phidd = states
-    grf = model.ground_reaction(phi, phid, phidd)
-    for k in range(phi.shape[0]):
-        ref = np.array(lagrangian(phi[k], phid[k], phidd[k])[3:], dtype=float)
-        # d(momentum)/dt plus weight, differentiated by sympy; float rounding only
-        np.testing.assert_allclose(grf[k], ref, rtol=1e-10, atol=1e-8)
-
-
-def test_com_accelerations_match_finite_differences(model, sway):
-    from bmc.signals import derivative
-
-    acc = model.com_accelerations(sway.phi, sway.phid, sway.phidd)
-    fd = derivative(model.com_positions(sway.phi), 1 / sway.freq, n=2)
-    # second difference at 60 Hz: O(h^2) error on accelerations of about 1 m/s^2
-    np.testing.assert_allclose(acc[5:-5], fd[5:-5], atol=5e-3)
-
-
-def test_model_rejects_bad_parameters():
-    with pytest.raises(ValueError, match="lengths .* 4 values"):
-        ls.FourSegmentModel(lengths=[0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match="com"):
-        ls.FourSegmentModel(com=[0.3, 0.235, 0.268, 0.302])
-
-
-def test_state_shapes_are_checked(model):
-    with pytest.raises(ValueError, match="phi .*trailing shape"):
-        model.mass_matrix(np.zeros((5, 4)))
+# --------------------------------------------------------------------------- exactness
+def test_inputs_are_checked(model):
     with pytest.raises(ValueError, match="same number of frames"):
         ls.newton_euler(model, np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)),
                         np.zeros((5, 3)))
-
-
-# --------------------------------------------------------------------------- exactness
-def test_simulation_is_consistent(sway):
-    # the torques drive the recorded motion: NE residual vanishes to rounding error
-    assert np.max(np.abs(sway.residual)) < 1e-8
-    q = sway.model.to_joint_angles(sway.phi)
-    span = np.degrees(q.max(0) - q.min(0))
-    assert np.all((span > 0.5) & (span < 10)), span  # sway of a few degrees
+    with pytest.raises(TypeError, match="model must be a FourSegmentModel"):
+        ls.system(None, np.ones(3), np.zeros(3), np.zeros(3), np.zeros(3))
 
 
 def test_newton_euler_exact_on_clean_data(model, sway):
@@ -232,20 +143,6 @@ def test_bias_of_a_misaligned_plate_is_recovered(model, sway):
 
 
 # --------------------------------------------------------------------------- error analysis
-def test_noise_gains_equal_appendix_b_integrals():
-    from scipy.signal import butter, freqz
-
-    freq, n = 60.0, 400
-    gains = ls.noise_gains(n, freq, cutoff=5.0, order=3)
-    b, a = butter(3, 5.0 / 30.0)
-    w, h = freqz(b, a, worN=2**16, whole=True)
-    power = np.abs(h) ** 4  # forward and backward pass
-    second = ((2 * np.cos(w) - 2) * freq**2) ** 2  # three-point second difference, eq. (B6)
-    # eq. (B5): variance = mean of |H|^2 over the unit circle (Parseval); far from the ends
-    np.testing.assert_allclose(gains[n // 2, 0, 0], power.mean(), rtol=1e-6)
-    np.testing.assert_allclose(gains[n // 2, 2, 2], (power * second).mean(), rtol=1e-6)
-
-
 def test_newton_euler_gain_is_the_derivative(model, states):
     phi, phid, phidd = states
     grf = RNG.normal(0, 50, phi.shape)
@@ -260,7 +157,7 @@ def test_newton_euler_gain_is_the_derivative(model, states):
 
 @pytest.fixture(scope="module")
 def one_cm(model, sway):
-    meas = ls.measure(sway, marker_noise=0.01, force_noise=0.1, realisations=24, seed=11)
+    meas = standing.measure(sway, marker_noise=0.01, force_noise=0.1, realisations=24, seed=11)
     return meas, ls.paper_covariance(model, meas), ls.propagated_covariance(model, meas)
 
 
@@ -277,7 +174,7 @@ def test_propagated_covariance_predicts_the_errors(model, one_cm):
 
 
 def test_shared_markers_correlate_neighbouring_accelerations(model, sway):
-    meas = ls.measure(sway, marker_noise=0.01, realisations=24, seed=2, exact_angles=True)
+    meas = standing.measure(sway, marker_noise=0.01, realisations=24, seed=2, exact_angles=True)
     a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
     err = (b - np.einsum("kij,kj->ki", a, meas.tau_true))[:, 3:]
     cov = ls.propagated_covariance(model, meas)[:, 3:, 3:].mean(0)
@@ -320,7 +217,7 @@ def test_paper_weights_collapse_to_the_force_plate(model, one_cm):
 
 
 def test_paper_weights_fail_at_large_marker_noise(model, sway):
-    meas = ls.measure(sway, marker_noise=0.0316, force_noise=0.1, realisations=12, seed=100)
+    meas = standing.measure(sway, marker_noise=0.0316, force_noise=0.1, realisations=12, seed=100)
     args = (model, meas.phi, meas.phid, meas.phidd, meas.grf)
     truth = meas.tau_true
     ne = ls.overall_rmse(ls.newton_euler(*args).tau, truth)
@@ -335,7 +232,7 @@ def test_paper_weights_fail_at_large_marker_noise(model, sway):
 
 
 def test_paper_weights_reduce_error_at_half_cm(model, sway):
-    meas = ls.measure(sway, marker_noise=0.005, force_noise=0.1, realisations=12, seed=5)
+    meas = standing.measure(sway, marker_noise=0.005, force_noise=0.1, realisations=12, seed=5)
     truth = meas.tau_true
     ne = ls.overall_rmse(ls.newton_euler(model, meas.phi, meas.phid, meas.phidd,
                                          meas.grf).tau, truth)
@@ -346,7 +243,7 @@ def test_paper_weights_reduce_error_at_half_cm(model, sway):
 
 def test_bias_estimation_is_flat_under_misalignment(model, sway):
     offsets = np.repeat([0.0, 0.01], 4)  # [m]
-    meas = ls.measure(sway, offset=offsets, realisations=8, seed=np.tile(np.arange(4), 2))
+    meas = standing.measure(sway, offset=offsets, realisations=8, seed=np.tile(np.arange(4), 2))
     a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
     cov = ls.propagated_covariance(model, meas)
     groups = np.repeat(np.arange(8), meas.n_frames)
@@ -358,15 +255,6 @@ def test_bias_estimation_is_flat_under_misalignment(model, sway):
     ne_0, ne_1 = (ls.overall_rmse(ne[s], truth) for s in (slice(0, half), slice(half, None)))
     assert abs(ls_1 / ls_0 - 1) < 0.05  # goal: flat within 5 %
     assert ne_1 > 1.3 * ne_0  # Newton-Euler takes the offset's moment into every joint
-
-
-def test_measure_validates_arguments(sway):
-    with pytest.raises(ValueError, match="marker_noise .* one value per realisation"):
-        ls.measure(sway, marker_noise=[0.01, 0.02], realisations=3)
-    with pytest.raises(ValueError, match="realisations must be a positive integer"):
-        ls.measure(sway, realisations=0)
-    with pytest.raises(TypeError, match="sway must be a Sway"):
-        ls.measure(np.zeros((10, 3)))
 
 
 def test_rmse_definitions():

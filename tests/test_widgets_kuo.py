@@ -6,13 +6,13 @@ import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
 import numpy as np
 import pytest
 
-from bmc import least_squares as ls
+from bmc import standing
 from bmc.widgets import kuo
 
 
 @pytest.fixture(scope="module")
 def sway():
-    return ls.simulate_sway()
+    return standing.simulate_sway()
 
 
 def _lines(fig):

@@ -24,9 +24,9 @@ __all__ = [
 
 def _kuo_entries() -> list[tuple[str, Any, str, str]]:
     """Measurement matrices of Kuo's benchmark at quiet standing and a biased mini-trial."""
-    from bmc import least_squares
+    from bmc import least_squares, standing
 
-    model = least_squares.FourSegmentModel()
+    model = standing.FourSegmentModel()
     rng = np.random.default_rng(1998)
     n = 5
     phi = np.array([1.62, 1.52, 1.60]) + 0.05 * rng.standard_normal((n, 3))

@@ -1,6 +1,6 @@
 """Kuo's benchmark with adjustable noise: Newton-Euler and least squares against the truth.
 
-:func:`torque_explorer` measures the simulated sway of :func:`bmc.least_squares.simulate_sway`
+:func:`torque_explorer` measures the simulated sway of :func:`bmc.standing.simulate_sway`
 with the chosen marker and force-plate noise, then shows the ankle, knee and hip torques of
 the bottom-up Newton-Euler method and of Kuo's weighted least squares (with the paper's
 Appendix-B weights or with the propagated covariance) over the true torques.
@@ -33,8 +33,8 @@ def torque_explorer(
 
     Parameters
     ----------
-    sway : bmc.least_squares.Sway, optional
-        The exact trial (default: :func:`bmc.least_squares.simulate_sway`).
+    sway : bmc.standing.Sway, optional
+        The exact trial (default: :func:`bmc.standing.simulate_sway`).
     seed : int, optional
         Seed of the noise pattern (keyword-only). Default 0.
     interactive : bool, optional
@@ -54,8 +54,9 @@ def torque_explorer(
     import matplotlib.pyplot as plt
 
     from bmc import least_squares as ls
+    from bmc import standing
 
-    sway = ls.simulate_sway() if sway is None else sway
+    sway = standing.simulate_sway() if sway is None else sway
     model = sway.model
     t = sway.t[sway.window]
     truth = sway.tau[sway.window]
@@ -77,7 +78,7 @@ def torque_explorer(
     fig.tight_layout()
 
     def update(marker_noise: float, force_noise: float, weights: str) -> None:
-        meas = ls.measure(sway, marker_noise=marker_noise * 1e-2, force_noise=force_noise,
+        meas = standing.measure(sway, marker_noise=marker_noise * 1e-2, force_noise=force_noise,
                           seed=seed)
         args = (model, meas.phi, meas.phid, meas.phidd, meas.grf)
         ne = ls.newton_euler(*args).tau
