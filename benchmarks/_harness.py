@@ -20,10 +20,23 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 START = "<!-- benchmarks:start -->"
 END = "<!-- benchmarks:end -->"
+
+
+class Timing(NamedTuple):
+    """Wall-clock minimum and median, and CPU-time minimum, of the repeats [s]."""
+
+    best: float
+    median: float
+    cpu: float
+
+    def scaled(self, factor: float) -> Timing:
+        """The timing of ``factor`` times the work (a loop measured on fewer frames)."""
+        return Timing(self.best * factor, self.median * factor, self.cpu * factor)
 
 
 @dataclass
@@ -32,11 +45,19 @@ class Row:
 
     size: str                  # problem size as shown, e.g. "1e6 frames"
     variant: str               # what was timed
-    best: float                # minimum over the repeats [s]
-    median: float              # median over the repeats [s]
-    ratio: float | None = None  # best / best of the subject at the same size
+    best: float                # minimum wall-clock time over the repeats [s]
+    median: float              # median wall-clock time over the repeats [s]
+    ratio: float | None = None  # cpu / cpu of the subject at the same size
     note: str = ""             # how it was measured (extrapolated, agreement, ...)
     subject: bool = False      # the bmc code the case is about
+    cpu: float = float("nan")  # minimum CPU time (process_time) over the repeats [s]
+
+
+def row(size: str, variant: str, timing: Timing, *, note: str = "",
+        subject: bool = False) -> Row:
+    """A :class:`Row` from a :class:`Timing`."""
+    return Row(size, variant, timing.best, timing.median, note=note, subject=subject,
+               cpu=timing.cpu)
 
 
 @dataclass
@@ -75,26 +96,33 @@ def measure(
     *,
     repeats: int,
     warmup: bool = True,
-) -> dict[str, tuple[float, float]]:
-    """Time each callable ``repeats`` times, interleaved; return ``{name: (min, median)}``.
+) -> dict[str, Timing]:
+    """Time each callable ``repeats`` times, interleaved; return a :class:`Timing` each.
 
-    The garbage collector is off while a callable runs (as in :mod:`timeit`).
+    Both clocks run: ``perf_counter`` (wall) and ``process_time`` (CPU time of this
+    process, all threads). On a loaded machine the wall time includes the time the process
+    waits for a core; the CPU time does not, so the ratios use the CPU time. The garbage
+    collector is off while a callable runs (as in :mod:`timeit`).
     """
     if warmup:
         for fn in variants.values():
             fn()
-    times: dict[str, list[float]] = {name: [] for name in variants}
+    wall: dict[str, list[float]] = {name: [] for name in variants}
+    cpu: dict[str, list[float]] = {name: [] for name in variants}
     for _ in range(repeats):
         for name, fn in variants.items():
             gc.collect()
             gc.disable()
             try:
-                t0 = time.perf_counter()
+                c0, t0 = time.process_time(), time.perf_counter()
                 fn()
-                times[name].append(time.perf_counter() - t0)
+                t1, c1 = time.perf_counter(), time.process_time()
             finally:
                 gc.enable()
-    return {name: (min(ts), _median(ts)) for name, ts in times.items()}
+            wall[name].append(t1 - t0)
+            cpu[name].append(c1 - c0)
+    return {name: Timing(min(wall[name]), _median(wall[name]), min(cpu[name]))
+            for name in variants}
 
 
 def _median(values: Sequence[float]) -> float:
@@ -118,25 +146,31 @@ def peak_memory(fn: Callable[[], object]) -> int:
     return peak - base
 
 
+def cost(r: Row) -> float:
+    """The time a ratio uses: CPU time when measured, else the best wall time."""
+    return r.cpu if math.isfinite(r.cpu) else r.best
+
+
 def add_ratios(rows: list[Row]) -> None:
-    """Fill ``ratio`` = best / best of the subject row of the same size (first subject)."""
+    """Fill ``ratio`` = cost / cost of the subject row of the same size (first subject)."""
     subjects: dict[str, float] = {}
-    for row in rows:
-        if row.subject and row.size not in subjects:
-            subjects[row.size] = row.best
-    for row in rows:
-        ref = subjects.get(row.size)
-        row.ratio = row.best / ref if ref else None
+    for r in rows:
+        if r.subject and r.size not in subjects:
+            subjects[r.size] = cost(r)
+    for r in rows:
+        ref = subjects.get(r.size)
+        r.ratio = cost(r) / ref if ref else None
 
 
-def run_subprocess_time(code: str, *, env: dict | None = None) -> float:
-    """Run ``python -c code`` in a fresh interpreter; ``code`` prints a float, returned."""
+def run_subprocess_time(code: str, *, env: dict | None = None) -> tuple[float, float]:
+    """Run ``python -c code`` in a fresh interpreter; ``code`` prints "wall cpu", returned."""
     import sys
 
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    return float(out.stdout.strip().splitlines()[-1])
+    wall, cpu = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 # ---------------------------------------------------------------------------- machine
@@ -205,14 +239,14 @@ def case_markdown(case: Case) -> str:
             f"on {os.cpu_count()} cores at the start.")
     lines = [f"### {case.title}", "", case.what, "", when, ""]
     lines += [
-        "| size | variant | best | median | time / bmc | note |",
-        "|---|---|---:|---:|---:|---|",
+        "| size | variant | CPU | wall, best | wall, median | CPU / bmc | note |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
-    for row in case.rows:
-        name = f"**{row.variant}**" if row.subject else row.variant
+    for r in case.rows:
+        name = f"**{r.variant}**" if r.subject else r.variant
         lines.append(
-            f"| {row.size} | {name} | {_seconds(row.best)} | {_seconds(row.median)} | "
-            f"{_ratio(row.ratio)} | {row.note} |"
+            f"| {r.size} | {name} | {_seconds(r.cpu)} | {_seconds(r.best)} | "
+            f"{_seconds(r.median)} | {_ratio(r.ratio)} | {r.note} |"
         )
     if case.goals:
         lines += ["", "| goal | measured | status |", "|---|---|---|"]
@@ -229,7 +263,9 @@ def header_markdown(info: dict[str, str], command: str) -> str:
     return (
         f"Measured {info['date']} with `{command}` on {parts}. Times vary from run to run "
         "on a shared machine; the ratios, measured side by side in the same run, are what "
-        "to compare. Best = minimum over the repeats, interleaved across variants.\n"
+        "to compare. Variants run interleaved; CPU = minimum CPU time (`process_time`) over "
+        "the repeats, from which the ratios are taken; wall = wall-clock minimum and "
+        "median.\n"
     )
 
 

@@ -15,7 +15,7 @@ Every alternative is first checked to give the same torques as ``PlanarChain``.
 from __future__ import annotations
 
 import numpy as np
-from _harness import Case, Goal, Row, add_ratios, fmt_size, measure, peak_memory
+from _harness import Case, Goal, Timing, add_ratios, cost, fmt_size, measure, peak_memory, row
 from reference import planar_inverse_dynamics
 
 import bmc
@@ -129,7 +129,7 @@ def _goal_floor(ratio: float, limit: float = 4.0) -> Goal:
                 ratio <= limit)
 
 
-def _time_chain(chain, model, n: int) -> dict[str, tuple[float, float]]:
+def _time_chain(chain, model, n: int) -> dict[str, Timing]:
     """Time every variant of the PlanarChain case on ``n`` random frames."""
     q, qd, qdd = states(n)
     phi = np.cumsum(q, axis=-1)
@@ -219,33 +219,36 @@ def run_chain(*, quick: bool) -> Case:
         + ", ".join(f"{k} {v:.1e}" for k, v in diffs.items()) + "."
     )
 
-    loop_rows: dict[str, float] = {}
+    loop_rows: dict[str, Timing] = {}
     for n in sizes:
         times = _time_chain(chain, model, n)
         size = f"{fmt_size(n)} frames"
-        for name, (best, med) in times.items():
-            case.rows.append(Row(size, name, best, med, subject=name.startswith("bmc")))
+        for name, timing in times.items():
+            case.rows.append(row(size, name, timing, subject=name.startswith("bmc")))
             if "loop" in name:
-                loop_rows[name] = best
-        for name, best in loop_rows.items():
+                loop_rows[name] = timing
+        for name, timing in loop_rows.items():
             if n > LOOP_N:
-                case.rows.append(Row(size, name, best * n / LOOP_N, float("nan"),
+                case.rows.append(row(size, name, timing.scaled(n / LOOP_N),
                                      note=f"measured at {fmt_size(LOOP_N)} frames, scaled "
                                           f"linearly x{n / LOOP_N:g}"))
     add_ratios(case.rows)
 
     n_top = sizes[-1]
     top = {r.variant: r for r in case.rows if r.size == f"{fmt_size(n_top)} frames"}
-    bmc_t = top["bmc `PlanarChain.inverse_dynamics`"].best
-    floor = top["bandwidth floor: `q + qd + qdd`"].best
-    trig = top["trig floor: `sin`, `cos` of the n segment angles"].best
-    ref_t = top["reference: blocked, 2n trig (`benchmarks/reference.py`)"].best
+    bmc_t = cost(top["bmc `PlanarChain.inverse_dynamics`"])
+    floor = cost(top["bandwidth floor: `q + qd + qdd`"])
+    trig = cost(top["trig floor: `sin`, `cos` of the n segment angles"])
+    ref_t = cost(top["reference: blocked, 2n trig (`benchmarks/reference.py`)"])
     case.goals.append(_goal_floor(bmc_t / floor) if n_top == 1_000_000 else
                       Goal("1e6 frames within 4x of the bandwidth floor",
                            f"{bmc_t / floor:.1f}x at {fmt_size(n_top)} (quick run)", None))
+    case.goals.append(Goal("(proposed, reachable) within 2x of the trig floor",
+                           f"{bmc_t / trig:.1f}x (reference implementation {ref_t / trig:.1f}x)",
+                           bmc_t / trig <= 2))
     key = "Pinocchio `rnea`, batched (`rneaInParallel`, 1 thread)"
     if key in top:
-        speedup = top[key].best / bmc_t
+        speedup = cost(top[key]) / bmc_t
         case.goals.append(Goal(f"at least 3x faster than Pinocchio batched ({fmt_size(n_top)})",
                                f"{speedup:.2f}x", speedup >= 3))
     else:
@@ -271,7 +274,7 @@ def run_chain(*, quick: bool) -> Case:
     return case
 
 
-def _time_invdyn2d(chain, kin, n: int) -> dict[str, tuple[float, float]]:
+def _time_invdyn2d(chain, kin, n: int) -> dict[str, Timing]:
     variants = {
         "bmc `invdyn2d` recursion (3 calls)": lambda: invdyn2d_recursion(chain, kin),
         "bandwidth floor: read inputs, write outputs": lambda: invdyn2d_floor(kin),
@@ -311,19 +314,20 @@ def run_invdyn2d(*, quick: bool) -> Case:
         kin = segment_kinematics(chain, *states(n))
         times = _time_invdyn2d(chain, kin, n)
         size = f"{fmt_size(n)} frames"
-        for name, (best, med) in times.items():
-            case.rows.append(Row(size, name, best, med, subject=name.startswith("bmc")))
+        for name, timing in times.items():
+            case.rows.append(row(size, name, timing, subject=name.startswith("bmc")))
             if "loop" in name:
-                loop_best = best
+                loop_best = timing
         if n > LOOP_N and loop_best is not None:
-            case.rows.append(Row(size, "per-frame loop of `invdyn2d`", loop_best * n / LOOP_N,
-                                 float("nan"), note=f"measured at {fmt_size(LOOP_N)} frames, "
+            case.rows.append(row(size, "per-frame loop of `invdyn2d`",
+                                 loop_best.scaled(n / LOOP_N),
+                                 note=f"measured at {fmt_size(LOOP_N)} frames, "
                                  f"scaled linearly x{n / LOOP_N:g}"))
     add_ratios(case.rows)
     n_top = sizes[-1]
     top = {r.variant: r for r in case.rows if r.size == f"{fmt_size(n_top)} frames"}
-    ratio = (top["bmc `invdyn2d` recursion (3 calls)"].best
-             / top["bandwidth floor: read inputs, write outputs"].best)
+    ratio = (cost(top["bmc `invdyn2d` recursion (3 calls)"])
+             / cost(top["bandwidth floor: read inputs, write outputs"]))
     case.goals.append(_goal_floor(ratio) if n_top == 1_000_000 else
                       Goal("1e6 frames within 4x of the bandwidth floor",
                            f"{ratio:.1f}x at {fmt_size(n_top)} (quick run)", None))

@@ -13,7 +13,7 @@ realisations stacked along axis 0) with the Appendix-B covariance. Two problems:
 from __future__ import annotations
 
 import numpy as np
-from _harness import Case, Goal, Row, add_ratios, fmt_size, measure
+from _harness import Case, Goal, add_ratios, fmt_size, measure, row
 
 import bmc
 
@@ -127,13 +127,14 @@ def run(*, quick: bool) -> Case:
             times.update(measure({"per-frame `np.linalg.lstsq` loop":
                                   lambda A=A, b=b, cov=cov: lstsq_loop(A, b, cov)},
                                  repeats=2, warmup=False))
-        for name, (best, med) in times.items():
-            case.rows.append(Row(size, name, best, med, subject=name.startswith("bmc `least")))
+        for name, timing in times.items():
+            case.rows.append(row(size, name, timing, subject=name.startswith("bmc `least")))
             if "loop" in name:
-                loop_best = best
+                loop_best = timing
         if n > LOOP_N:
-            case.rows.append(Row(size, "per-frame `np.linalg.lstsq` loop", loop_best * n / LOOP_N,
-                                 float("nan"), note=f"measured at {fmt_size(LOOP_N)} frames, "
+            case.rows.append(row(size, "per-frame `np.linalg.lstsq` loop",
+                                 loop_best.scaled(n / LOOP_N),
+                                 note=f"measured at {fmt_size(LOOP_N)} frames, "
                                  f"scaled linearly x{n / LOOP_N:g}"))
 
     # The bias system: sparse (bmc) against dense and Schur.
@@ -151,19 +152,19 @@ def run(*, quick: bool) -> Case:
             variants["dense normal equations (`np.linalg.solve`)"] = (
                 lambda A=A, b=b, cov=cov: bias_dense(A, b, cov, BIAS_ROWS))
         times = measure(variants, repeats=3, warmup=n < 100_000)
-        for name, (best, med) in times.items():
+        for name, timing in times.items():
             note = ""
             if name.startswith("dense"):
                 note = f"{n * 6} x {n * 3 + 1} matrix; at 1e4 frames it would need 14 GB"
-            case.rows.append(Row(size, name, best, med, note=note,
+            case.rows.append(row(size, name, timing, note=note,
                                  subject=name.startswith("bmc")))
     add_ratios(case.rows)
     top = {r.variant: r for r in case.rows if r.size == f"{fmt_size(n_max)} frames"}
-    t_ls = top["bmc `least_squares` (assemble A, b and solve)"].best
+    t_ls = top["bmc `least_squares` (assemble A, b and solve)"].cpu
     case.goals.append(Goal(f"least squares of {fmt_size(n_max)} frames under 1 s"
-                           + (" (goal: 1e5)" if quick else ""), f"{t_ls:.2f} s",
+                           + (" (goal: 1e5)" if quick else ""), f"{t_ls:.2f} s (CPU)",
                            t_ls < 1.0 if not quick else None))
     bias = {r.variant: r for r in case.rows if r.size == f"{fmt_size(n_max)} frames + bias"}
-    t_bias = bias["bmc `estimate_bias` (sparse normal equations)"].best
+    t_bias = bias["bmc `estimate_bias` (sparse normal equations)"].cpu
     case.notes.append(f"Bias system at {fmt_size(n_max)} frames: {t_bias:.2f} s.")
     return case

@@ -53,10 +53,10 @@ def run(*, quick: bool) -> Case:
         if not ok:
             failed.append(nb.stem)
         status = "passed" if ok else f"**failed**: {tail}"
-        case.rows.append(Row("1 run", f"`{rel.as_posix()}`", elapsed, elapsed,
-                             note=f"CPU {cpu:.0f} s; {status}"))
-    case.rows.append(Row("1 run", "all notebooks", total, total,
-                         note=f"CPU {total_cpu:.0f} s; {len(notebooks)} notebook(s)"))
+        case.rows.append(Row("1 run", f"`{rel.as_posix()}`", elapsed, elapsed, cpu=cpu,
+                             note=status))
+    case.rows.append(Row("1 run", "all notebooks", total, total, cpu=total_cpu,
+                         note=f"{len(notebooks)} notebook(s)"))
     case.goals.append(Goal(f"every notebook under {BUDGET:g} s under nbval (CPU time)",
                            f"slowest {slowest[1]}: {slowest[0]:.0f} s", slowest[0] < BUDGET))
     case.goals.append(Goal("every notebook passes nbval",

@@ -9,7 +9,7 @@ recursion, against the bandwidth floor. All four agree on these data (checked fi
 from __future__ import annotations
 
 import numpy as np
-from _harness import Case, Goal, Row, add_ratios, fmt_size, measure
+from _harness import Case, Goal, add_ratios, cost, fmt_size, measure, row
 
 import bmc
 
@@ -64,14 +64,14 @@ def run(*, quick: bool) -> Case:
     )
     times = measure(variants, repeats=3, warmup=quick)
     size = f"{fmt_size(n)} frames"
-    for name, (best, med) in times.items():
-        case.rows.append(Row(size, name, best, med, subject="(2.10)" in name))
+    for name, timing in times.items():
+        case.rows.append(row(size, name, timing, subject="(2.10)" in name))
     add_ratios(case.rows)
     by = {r.variant: r for r in case.rows}
-    aug = by["bmc eq. (2.10) `reactions_augmented`"].best
-    cla = by["bmc eq. (2.11) `reactions_classical`"].best
+    aug = cost(by["bmc eq. (2.10) `reactions_augmented`"])
+    cla = cost(by["bmc eq. (2.11) `reactions_classical`"])
     case.goals.append(Goal("eq. (2.10) faster than eq. (2.11) (the paper's claim)",
                            f"{cla / aug:.1f}x faster", aug < cla))
-    floor = by["bandwidth floor: read q, qd, qdd, h; write 6 reactions"].best
+    floor = cost(by["bandwidth floor: read q, qd, qdd, h; write 6 reactions"])
     case.notes.append(f"eq. (2.10) takes {aug / floor:.0f}x the bandwidth floor at {size}.")
     return case

@@ -23,6 +23,7 @@ os.environ.setdefault("MKL_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+import traceback  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import _harness as h  # noqa: E402
@@ -67,8 +68,8 @@ def _print_case(case: h.Case) -> None:
     for r in case.rows:
         ratio = f"{r.ratio:8.3g}x" if r.ratio is not None else " " * 9
         star = "*" if r.subject else " "
-        print(f"  {r.size:>12} {star}{r.variant:<{width}} best {r.best:10.4g} s  "
-              f"median {r.median:10.4g} s {ratio}  {r.note}")
+        print(f"  {r.size:>12} {star}{r.variant:<{width}} CPU {r.cpu:9.4g} s  wall best "
+              f"{r.best:9.4g} s  median {r.median:9.4g} s {ratio}  {r.note}")
     for g in case.goals:
         status = {True: "MET", False: "NOT MET", None: "not measured"}[g.passed]
         print(f"  goal: {g.text}: {g.measured} -> {status}")
@@ -112,7 +113,13 @@ def main(argv: list[str] | None = None) -> int:
         for key in keys:
             start = time.perf_counter()
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-            case = _runner(key)(quick=args.quick)
+            try:
+                case = _runner(key)(quick=args.quick)
+            except Exception as exc:  # one broken case must not lose the others
+                traceback.print_exc()
+                case = h.Case(key, key, "The case failed before it could report.",
+                              goals=[h.Goal("the case runs", f"{type(exc).__name__}: {exc}",
+                                            False)])
             case.load = load
             case.seconds = time.perf_counter() - start
             case.date = time.strftime("%Y-%m-%d %H:%M")

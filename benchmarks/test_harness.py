@@ -24,10 +24,10 @@ h = _load("_harness")
 
 
 def _case() -> h.Case:
-    rows = [h.Row("1e4 frames", "bmc thing", 0.010, 0.012, subject=True),
-            h.Row("1e4 frames", "loop", 1.5, float("nan"), note="scaled x10"),
-            h.Row("1e5 frames", "bmc thing", 0.1, 0.11, subject=True),
-            h.Row("1e5 frames", "floor", 0.002, 0.003)]
+    rows = [h.Row("1e4 frames", "bmc thing", 0.010, 0.012, subject=True, cpu=0.008),
+            h.row("1e4 frames", "loop", h.Timing(0.15, 0.2, 0.12).scaled(10), note="scaled x10"),
+            h.Row("1e5 frames", "bmc thing", 0.1, 0.11, subject=True, cpu=0.09),
+            h.Row("1e5 frames", "floor", 0.002, 0.003)]  # no CPU time: the wall time is used
     h.add_ratios(rows)
     return h.Case("k", "A case", "What it measures.", rows,
                   [h.Goal("fast", "3.0x", True), h.Goal("faster", "0.5x", False)])
@@ -35,15 +35,16 @@ def _case() -> h.Case:
 
 def test_ratios_are_against_the_subject_of_the_same_size():
     rows = _case().rows
-    # 1.5 / 0.010 and 0.002 / 0.1, exact up to rounding.
+    # CPU 1.2 / 0.008; wall 0.002 / CPU 0.09 (no CPU time measured): exact up to rounding.
     assert rows[1].ratio == pytest.approx(150.0, rel=1e-12)
-    assert rows[3].ratio == pytest.approx(0.02, rel=1e-12)
+    assert rows[3].ratio == pytest.approx(0.002 / 0.09, rel=1e-12)
 
 
 def test_markdown_table_and_goals():
     md = h.case_markdown(_case())
-    assert "| 1e4 frames | **bmc thing** | 10 ms | 12 ms | 1x |  |" in md
-    assert "| 1e4 frames | loop | 1.50 s | – | 150x | scaled x10 |" in md
+    assert "| 1e4 frames | **bmc thing** | 8 ms | 10 ms | 12 ms | 1x |  |" in md
+    assert "| 1e4 frames | loop | 1.20 s | 1.50 s | 2.00 s | 150x | scaled x10 |" in md
+    assert "| 1e5 frames | floor | – | 2 ms | 3 ms | 0.0222x |  |" in md  # no CPU time: a dash
     assert "| faster | 0.5x | **not met** |" in md
 
 
@@ -68,7 +69,8 @@ def test_json_round_trip(tmp_path):
     h.save_json([case], info, "cmd", tmp_path / "r.json")
     cases, info2, cmd = h.load_json(tmp_path / "r.json")
     assert info2 == info and cmd == "cmd"
-    assert cases[0].rows[2] == case.rows[2] and cases[0].goals == case.goals
+    assert cases[0].rows[0] == case.rows[0] and cases[0].rows[2] == case.rows[2]  # no NaN
+    assert cases[0].goals == case.goals
 
 
 def test_readme_flag_fails_before_running_when_markers_are_missing(tmp_path):
