@@ -2,17 +2,19 @@
 
 What is checked, for each ``notebooks/*.ipynb`` (a glob: new notebooks are picked up)
 --------------------------------------------------------------------------------------
-1. The notebook opens in JupyterLab with a ``python3`` kernel, ``notebook:run-all-cells``
-   finishes, the kernel goes idle and every non-empty code cell has run.
+1. The notebook opens in JupyterLab with a ``python3`` kernel; its stored outputs are cleared,
+   ``notebook:run-all-cells`` finishes, the kernel goes idle and every non-empty code cell
+   has run.
 2. The notebook model holds no error output and no stderr output.
 3. The page shows no traceback and no stderr in any output area (widget ``Output`` areas
    included), no "Error displaying widget", no uncaught JavaScript error, and JupyterLab's
    log console for the notebook is empty. Errors raised inside widget callbacks reach the
    page only there: ipywidgets sends them to the log console, never to a cell's outputs.
-4. Widgets render: if the model holds widget views there is at least one ``.jupyter-widgets``
-   element, and if the notebook uses ``bmc.widgets`` there is at least one ``.bmc-explorer``.
+4. Widgets render: every widget view in the model shows up in the page (within 30 s), and
+   if the notebook uses ``bmc.widgets`` there is at least one ``.bmc-explorer``.
 5. Every enabled slider of every explorer is moved one step with the keyboard (as a student
-   with arrow keys would) and the explorer's output (its ``<img>`` and text) must change.
+   with arrow keys would) and the explorer's output (its ``<img>`` and text) must change to
+   something that is not a traceback.
 6. A screenshot goes to ``tests/browser/screenshots/<notebook>.png`` (git-ignored).
 
 Two helper notebooks next to this file are controls, never course material:
@@ -71,30 +73,37 @@ WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 # --- JavaScript run in the page --------------------------------------------------------------
 
 JS_OPEN = """
-async (path) => {
-  const app = window.jupyterapp;
-  await app.started;
-  await app.restored;
-  const panel = await app.commands.execute(
-    'docmanager:open', {path, factory: 'Notebook', kernel: {name: 'python3'}});
-  window.__bmcPanel = panel;
-  window.__bmcBusy = 0;  // how often the kernel went busy: a slider change must make it work
-  panel.sessionContext.statusChanged.connect((_, status) => {
-    if (status === 'busy') window.__bmcBusy += 1;
-  });
-  await panel.context.ready;
-  await panel.sessionContext.ready;
-  app.shell.activateById(panel.id);
-  return panel.id;
+async ({path, timeout}) => {
+  const open = async () => {
+    const app = window.jupyterapp;
+    await app.started;
+    await app.restored;
+    const panel = await app.commands.execute(
+      'docmanager:open', {path, factory: 'Notebook', kernel: {name: 'python3'}});
+    window.__bmcPanel = panel;
+    window.__bmcBusy = 0;  // how often the kernel went busy: a slider change must make it work
+    panel.sessionContext.statusChanged.connect((_, status) => {
+      if (status === 'busy') window.__bmcBusy += 1;
+    });
+    await panel.context.ready;
+    app.shell.activateById(panel.id);
+    return 'opened';
+  };
+  const late = new Promise((resolve) => setTimeout(() => resolve('timed out'), timeout));
+  return Promise.race([open(), late]);
 }
 """
 
 JS_RUN_ALL = """
 () => {
+  // Clear the stored outputs first, so that an execution count proves that a cell ran now.
+  const commands = window.jupyterapp.commands;
   window.__bmcRunAll = 'running';
-  window.jupyterapp.commands.execute('notebook:run-all-cells').then(
-    (r) => { window.__bmcRunAll = 'done'; },
-    (e) => { window.__bmcRunAll = 'failed: ' + e; });
+  commands.execute('notebook:clear-all-cell-outputs')
+    .then(() => commands.execute('notebook:run-all-cells'))
+    .then(
+      (r) => { window.__bmcRunAll = 'done'; },
+      (e) => { window.__bmcRunAll = 'failed: ' + e; });
 }
 """
 
@@ -239,12 +248,26 @@ def _wait_until_settled(page: Page, deadline: float, *, need_all_cells: bool) ->
         time.sleep(POLL)
 
 
+def _slider_value(handle: Locator) -> str | None:
+    # aria-valuetext carries the full value; noUiSlider rounds aria-valuenow to 0.1, so a
+    # fine step (0.005 s) would look like no move at all.
+    return handle.get_attribute("aria-valuetext") or handle.get_attribute("aria-valuenow")
+
+
+def _at_max(handle: Locator) -> bool:
+    top = handle.get_attribute("aria-valuemax")
+    try:
+        return float(_slider_value(handle)) >= float(top)
+    except (TypeError, ValueError):  # e.g. a SelectionSlider's text label
+        return handle.get_attribute("aria-valuenow") == top
+
+
 def _move_slider(page: Page, explorer: Locator, handle: Locator, report: BrowserReport,
                  label: str) -> None:
     """Move one slider a step with the keyboard; record a problem if the output stays."""
     before = explorer.evaluate(JS_SIGNATURE)
-    value = handle.get_attribute("aria-valuenow")
-    at_max = value is not None and value == handle.get_attribute("aria-valuemax")
+    value = _slider_value(handle)
+    at_max = _at_max(handle)
     vertical = handle.evaluate("(h) => !!h.closest('.widget-vslider')")
     key = {(False, False): "ArrowRight", (False, True): "ArrowLeft",
            (True, False): "ArrowUp", (True, True): "ArrowDown"}[(vertical, at_max)]
@@ -253,7 +276,7 @@ def _move_slider(page: Page, explorer: Locator, handle: Locator, report: Browser
     handle.focus()
     page.keyboard.press(key)
     deadline = time.monotonic() + WIDGET_CHANGE_TIMEOUT
-    while handle.get_attribute("aria-valuenow") == value:
+    while _slider_value(handle) == value:
         if time.monotonic() > deadline:
             report.problems.append(f"slider {label!r} did not move on {key}")
             return
@@ -278,7 +301,7 @@ def _move_slider(page: Page, explorer: Locator, handle: Locator, report: Browser
             worked = worked or now
         if state["kernel"] == "dead" or now > deadline or (worked and now - worked > GRACE):
             report.problems.append(
-                f"moving slider {label!r} ({value} -> {handle.get_attribute('aria-valuenow')}) "
+                f"moving slider {label!r} ({value} -> {_slider_value(handle)}) "
                 "did not change the explorer's output")
             return
         time.sleep(POLL)
@@ -304,7 +327,8 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
     """Open ``path`` (relative to the server root) in JupyterLab, run it, move its widgets.
 
     Returns a :class:`BrowserReport`; ``report.ok`` is False when any check failed, and
-    ``report.problems`` says which. Never raises for a problem of the notebook itself.
+    ``report.problems`` says which. Raises only when JupyterLab cannot open the notebook or
+    start its kernel.
     """
     report = BrowserReport(Path(path).stem)
     page_errors: list[str] = []
@@ -314,7 +338,9 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
     page.goto(server.lab_url(), timeout=LAB_LOAD_TIMEOUT * 1000)
     page.wait_for_function("() => window.jupyterapp !== undefined",
                            timeout=LAB_LOAD_TIMEOUT * 1000)
-    page.evaluate(JS_OPEN, path)
+    opened = page.evaluate(JS_OPEN, {"path": path, "timeout": LAB_LOAD_TIMEOUT * 1000})
+    if opened != "opened":
+        raise AssertionError(f"JupyterLab did not open {path}: {opened}")
     page.wait_for_function(
         "() => { const s = window.__bmcPanel.sessionContext.session;"
         " return s && s.kernel && s.kernel.status === 'idle'; }",
@@ -326,6 +352,8 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
     page.evaluate(JS_RUN_ALL)
     state = _wait_until_settled(page, t0 + RUN_ALL_TIMEOUT, need_all_cells=True)
     report.timings["run_all"] = time.monotonic() - t0
+    if state["runAll"].startswith("failed"):
+        report.problems.append(f"notebook:run-all-cells {state['runAll']}")
     if state["timed_out"]:
         report.problems.append(
             f"run-all did not finish within {RUN_ALL_TIMEOUT:.0f} s (kernel {state['kernel']}, "
@@ -349,13 +377,12 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
             f"{rendered['renderedViews']} of {state['widgetViews']} widget view(s) rendered "
             f"within {WIDGET_RENDER_TIMEOUT:.0f} s")
     report.explorers, report.widgets = rendered["explorers"], rendered["widgets"]
-    if state["widgetViews"] and not report.widgets:
-        report.problems.append(
-            f"the model holds {state['widgetViews']} widget view(s) but none rendered")
     if state["widgetViews"] and state["mentionsBmcWidgets"] and not report.explorers:
         report.problems.append("the notebook uses bmc.widgets but no .bmc-explorer rendered")
     if not state["timed_out"] and state["kernel"] != "dead":
         _exercise_explorers(page, report)
+        if report.explorers and not report.slider_moves:
+            report.problems.append("no slider of any explorer changed its output")
     report.timings["widgets"] = time.monotonic() - t0
 
     # What the page shows after the widgets moved: tracebacks in (widget) output areas,
@@ -367,7 +394,7 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
             first.scroll_into_view_if_needed()
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(screenshot))
-    page.evaluate("() => window.jupyterapp.commands.execute('logconsole:open')")
+    page.evaluate("() => { window.jupyterapp.commands.execute('logconsole:open'); }")
     page.wait_for_selector(".jp-LogConsolePanel", state="attached")
     time.sleep(SETTLE)  # the log console renders its entries after it attaches
     for entry in page.evaluate(JS_LOG_ENTRIES):
