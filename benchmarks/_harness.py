@@ -272,7 +272,7 @@ def header_markdown(info: dict[str, str], command: str) -> str:
 def results_markdown(cases: list[Case], info: dict[str, str], command: str) -> str:
     """The whole of ``benchmarks/results.md``."""
     out = ["# Benchmark results", "", header_markdown(info, command)]
-    out += ["## Goals", "", goals_table(cases), ""]
+    out += ["## Summary", "", headline_table(cases), "", "## Goals", "", goals_table(cases), ""]
     for case in cases:
         out += [case_markdown(case), ""]
     return "\n".join(out).rstrip() + "\n"
@@ -287,11 +287,25 @@ def goals_table(cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
+def headline_table(cases: list[Case]) -> str:
+    """One line per bmc subject at its largest size, with every alternative's ratio."""
+    lines = ["| case | size | bmc | CPU time | alternatives (CPU time / bmc) |",
+             "|---|---|---|---:|---|"]
+    for case in cases:
+        last = {r.variant: r for r in case.rows if r.subject}  # each subject, largest size
+        for top in last.values():
+            others = [r for r in case.rows if r.size == top.size and not r.subject]
+            alts = "; ".join(f"{r.variant} {_ratio(r.ratio)}" for r in others)
+            lines.append(f"| {case.title} | {top.size} | {top.variant} | "
+                         f"{_seconds(cost(top))} | {alts} |")
+    return "\n".join(lines)
+
+
 def readme_block(cases: list[Case], info: dict[str, str], command: str) -> str:
     """The short summary that goes between the README markers."""
     return (
-        f"{header_markdown(info, command)}\n{goals_table(cases)}\n\n"
-        "Full tables, with every alternative and problem size: "
+        f"{header_markdown(info, command)}\n{headline_table(cases)}\n\n{goals_table(cases)}"
+        "\n\nFull tables, with every alternative and problem size: "
         "[`benchmarks/results.md`](benchmarks/results.md).\n"
     )
 

@@ -135,7 +135,7 @@ def _time_chain(chain, model, n: int) -> dict[str, Timing]:
     phi = np.cumsum(q, axis=-1)
     variants = {
         "bmc `PlanarChain.inverse_dynamics`": lambda: chain.inverse_dynamics(q, qd, qdd),
-        "reference: blocked, 2n trig (`benchmarks/reference.py`)":
+        "reference: blocked, in place, 2n trig (`benchmarks/reference.py`)":
             lambda: planar_inverse_dynamics(chain, q, qd, qdd),
         "bandwidth floor: `q + qd + qdd`": lambda: q + qd + qdd,
         "trig floor: `sin`, `cos` of the n segment angles":
@@ -239,7 +239,7 @@ def run_chain(*, quick: bool) -> Case:
     bmc_t = cost(top["bmc `PlanarChain.inverse_dynamics`"])
     floor = cost(top["bandwidth floor: `q + qd + qdd`"])
     trig = cost(top["trig floor: `sin`, `cos` of the n segment angles"])
-    ref_t = cost(top["reference: blocked, 2n trig (`benchmarks/reference.py`)"])
+    ref_t = cost(top["reference: blocked, in place, 2n trig (`benchmarks/reference.py`)"])
     case.goals.append(_goal_floor(bmc_t / floor) if n_top == 1_000_000 else
                       Goal("1e6 frames within 4x of the bandwidth floor",
                            f"{bmc_t / floor:.1f}x at {fmt_size(n_top)} (quick run)", None))

@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
 
     json_path = args.out / "results.json"
     if args.report_only:
+        if not json_path.exists():
+            raise SystemExit(f"{json_path} does not exist: run the benchmarks first "
+                             "(python benchmarks/run.py)")
         cases, info, command = h.load_json(json_path)
     else:
         keys = list(args.only or CASES)

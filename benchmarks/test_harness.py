@@ -84,3 +84,9 @@ def test_readme_flag_fails_before_running_when_markers_are_missing(tmp_path):
     assert proc.returncode != 0
     assert "expected exactly one '<!-- benchmarks:start -->'" in proc.stderr
     assert not (tmp_path / "results.md").exists()  # nothing ran
+
+
+def test_headline_lists_each_subject_at_its_largest_size():
+    table = h.headline_table([_case()])
+    assert "| A case | 1e5 frames | bmc thing | 90 ms | floor 0.0222x |" in table
+    assert "1e4 frames" not in table
