@@ -62,10 +62,12 @@ def explorer(
     out = widgets.Output()
 
     def redraw(change: Any = None) -> None:
-        update(**{name: control.value for name, control in controls.items()})
-        fig.canvas.draw_idle()
+        # Everything runs inside the Output, so an error in ``update`` shows its traceback in
+        # the explorer, where the student is looking, instead of only in JupyterLab's log.
         with out:
             out.clear_output(wait=True)
+            update(**{name: control.value for name, control in controls.items()})
+            fig.canvas.draw_idle()
             display(fig)
 
     for control in controls.values():

@@ -104,7 +104,8 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
             curves[name, "2.11"].set_ydata(cla[:, 2 * k + 1] / bw)
         top = max(np.abs(aug[:, 1::2]).max(), np.abs(cla[:, 1::2]).max()) / bw
         ax_time.set_ylim(-0.1 * top - 0.1, 1.15 * top + 0.1)
-        i = int(np.clip(np.searchsorted(t, time), 0, t.size - 1))
+        # nearest sample: searchsorted mapped neighbouring slider values to one frame
+        i = int(np.argmin(np.abs(t - time)))
         marker.set_xdata([t[i], t[i]])
         hip = prox[i, 0]
         bed.set_ydata([-hip[1], -hip[1]])
