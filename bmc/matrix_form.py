@@ -697,10 +697,11 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
 
     Segment parameters come from de Leva (1996, male) through
     :func:`bmc.anthropometry.segment`. The three principal moments of inertia are
-    ``m (k L)^2`` with de Leva's three radii of gyration ``k``: the *sagittal* one about
-    the medio-lateral axis z (flexion), the *transverse* one about the antero-posterior
-    axis, the *longitudinal* one about the segment's long axis (y for the shank, x for the
-    foot).
+    ``m (k L)^2`` with de Leva's three radii of gyration ``k``: his *transverse* one about
+    the medio-lateral axis z (flexion-extension), his *sagittal* one about the
+    antero-posterior axis (x for the shank; for the foot, its dorso-plantar axis y), the
+    *longitudinal* one about the segment's long axis (y for the shank, x for the foot); see
+    :func:`bmc.anthropometry.segment` for why.
 
     Segment frames: the shank's y axis points from ankle to knee, the foot's x axis from
     heel to toe; both have z to the right, so in upright standing both frames are parallel
@@ -746,7 +747,7 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
     duration = positive(duration, "duration", unit="s")
     if not isinstance(n_frames, int) or n_frames < 3:
         raise ValueError(f"n_frames must be an integer >= 3; got {n_frames!r}")
-    axes = ("transverse", "longitudinal", "sagittal")         # about local x, y, z (shank)
+    axes = ("anteroposterior", "longitudinal", "mediolateral")  # about local x, y, z (shank)
     segs = {}
     for name in ("foot", "shank_ankle"):
         segs[name] = [segment(name, body_mass=body_mass, height=height, table="de_leva",
