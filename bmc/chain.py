@@ -50,6 +50,68 @@ def _params(value: ArrayLike, name: str, unit: str) -> np.ndarray:
     return arr
 
 
+_BLOCK = 8192  # frames per block in _torques: the (n, block) buffers stay in cache
+
+
+def _torques(B: np.ndarray, gs: np.ndarray, diag: np.ndarray, q: np.ndarray,
+             qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
+    """``M qdd + C + G`` for (N, n) joint coordinates, in blocks of frames, in place.
+
+    In segment angles ``phi = cumsum(q)``, with ``B_ij = sum_k m_k a_ki a_kj`` and
+    ``gs_i = g sum_k m_k a_ki``, the torque about segment ``i`` is
+
+        (B_ii + I_i) phidd_i + gs_i cos phi_i
+        + sum_{j != i} B_ij (cos(phi_i - phi_j) phidd_j + sin(phi_i - phi_j) phid_j^2)
+
+    and the joint torques are its reverse cumulative sum. Only the ``2n`` sines and cosines
+    of the segment angles are evaluated (those of the differences follow from the sum
+    formulas), no (N, n, n) array is built, and the loop runs over blocks of frames and
+    pairs of segments, never over frames: about 4x faster than the matrix form at 1e6
+    frames, with the peak memory the output plus one block (``benchmarks/``).
+    """
+    n_frames, n = q.shape
+    out = np.empty(q.shape)
+    pairs = [(i, j, B[i, j]) for i in range(n) for j in range(i + 1, n)]
+    width = min(_BLOCK, max(n_frames, 1))
+    rows = [np.empty((n, width)) for _ in range(6)]
+    cols = [np.empty(width) for _ in range(4)]
+    for start in range(0, n_frames, width):
+        stop = min(start + width, n_frames)
+        m = stop - start
+        phi, w2, acc, c, s, tau = (x[:, :m] for x in rows)
+        cij, sij, t1, t2 = (x[:m] for x in cols)
+        np.cumsum(q[start:stop].T, axis=0, out=phi)
+        np.cumsum(qd[start:stop].T, axis=0, out=w2)
+        np.multiply(w2, w2, out=w2)
+        np.cumsum(qdd[start:stop].T, axis=0, out=acc)
+        np.cos(phi, out=c)
+        np.sin(phi, out=s)
+        np.multiply(acc, diag[:, None], out=tau)
+        np.multiply(c, gs[:, None], out=phi)  # phi is not needed any more: scratch
+        tau += phi
+        for i, j, b in pairs:
+            np.multiply(c[i], c[j], out=cij)  # B_ij cos(phi_i - phi_j)
+            np.multiply(s[i], s[j], out=t1)
+            cij += t1
+            cij *= b
+            np.multiply(s[i], c[j], out=sij)  # B_ij sin(phi_i - phi_j)
+            np.multiply(c[i], s[j], out=t1)
+            sij -= t1
+            sij *= b
+            np.multiply(cij, acc[j], out=t1)
+            np.multiply(sij, w2[j], out=t2)
+            t1 += t2
+            tau[i] += t1
+            np.multiply(cij, acc[i], out=t1)
+            np.multiply(sij, w2[i], out=t2)
+            t1 -= t2
+            tau[j] += t1
+        for k in range(n - 2, -1, -1):  # joint torques: tau = T^T tau_abs
+            tau[k] += tau[k + 1]
+        out[start:stop] = tau.T
+    return out
+
+
 class PlanarChain:
     """An ``n``-link planar open chain hinged at the origin, in joint coordinates.
 
@@ -413,11 +475,12 @@ class PlanarChain:
         if F is not None:
             named.append(("F", F, 1))
         self._frames(*named)
-        tau = (
-            np.einsum("...ij,...j->...i", self.mass_matrix(q), qdd)
-            + self.velocity_terms(q, qd)
-            + self.gravity_terms(q)
-        )
+        q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
+        n = self.n
+        tau = _torques(
+            self._B, self._g * self._s, np.diag(self._B) + self._inertias,
+            q.reshape(-1, n), qd.reshape(-1, n), qdd.reshape(-1, n),
+        ).reshape(q.shape)
         if F is not None:
             tau = tau + self.external_terms(q, F)
         return tau
