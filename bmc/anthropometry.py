@@ -500,7 +500,9 @@ def combine(parts: Sequence[Segment], *, name: str) -> Segment:
     """
     parts = list(parts)
     if not parts or not all(isinstance(p, Segment) for p in parts):
-        raise TypeError("parts must be a non-empty sequence of Segment (from segment())")
+        kinds = sorted({type(p).__name__ for p in parts}) or ["nothing"]
+        raise TypeError("parts must be a non-empty sequence of Segment objects, as returned by "
+                        "bmc.anthropometry.segment(); got " + ", ".join(kinds))
     axes = {p.axis for p in parts}
     if len(axes) != 1:
         raise ValueError(f"parts must have their inertias about one axis; got "
