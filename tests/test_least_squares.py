@@ -231,6 +231,23 @@ def test_paper_weights_fail_at_large_marker_noise(model, sway):
     assert prop < 0.6 * ne
 
 
+def test_paper_weights_hold_up_to_one_and_a_half_cm(model, sway):
+    # The issue expected the paper's weights to lose against NE at 1 cm; in this benchmark
+    # (as in Kuo's Fig. 3) they win in every realisation up to 1.5 cm. Notebook 6, section 5.
+    levels = np.repeat([0.01, 0.015], 12)  # [m]
+    meas = standing.measure(sway, marker_noise=levels, force_noise=0.1,
+                            realisations=levels.size, seed=11)
+    args = (model, meas.phi, meas.phid, meas.phidd, meas.grf)
+
+    def per_realisation(tau):
+        return np.sqrt((meas.split(tau - meas.tau_true) ** 2).mean(axis=(1, 2)))
+
+    ne = per_realisation(ls.newton_euler(*args).tau)
+    paper = per_realisation(ls.least_squares(*args, ls.paper_covariance(model, meas)).tau)
+    # seeds 11, 21, 31 give ratios 0.36 to 0.61; at 2 cm single realisations exceed 1
+    assert np.all(paper < 0.75 * ne), np.round(paper / ne, 2)
+
+
 def test_paper_weights_reduce_error_at_half_cm(model, sway):
     meas = standing.measure(sway, marker_noise=0.005, force_noise=0.1, realisations=12, seed=5)
     truth = meas.tau_true
