@@ -31,3 +31,32 @@ def rng() -> np.random.Generator:
 def repo() -> Path:
     """Root of the repository."""
     return REPO
+
+
+# Kuo's standing body and its sway benchmark (tests of bmc.standing, bmc.least_squares and the
+# Kuo explorer). Session scope: the simulation is deterministic and read-only in the tests.
+@pytest.fixture(scope="session")
+def kuo_model():
+    """Kuo's four-segment standing body with the paper's Appendix-A parameters."""
+    from bmc import standing
+
+    return standing.FourSegmentModel()
+
+
+@pytest.fixture(scope="session")
+def kuo_sway(kuo_model):
+    """The seeded 4 s sway benchmark at 60 Hz on :func:`kuo_model`."""
+    from bmc import standing
+
+    return standing.simulate_sway(kuo_model)
+
+
+@pytest.fixture(scope="session")
+def kuo_states():
+    """Seven random states near upright: segment angles, velocities, accelerations."""
+    from bmc import standing
+
+    rng = np.random.default_rng(20240607)
+    n = 7
+    phi = np.array(standing.POSTURE) + rng.uniform(-0.3, 0.3, (n, 3))
+    return phi, rng.uniform(-2, 2, (n, 3)), rng.uniform(-5, 5, (n, 3))

@@ -11,53 +11,36 @@ from bmc import standing
 RNG = np.random.default_rng(20240607)
 
 
-@pytest.fixture(scope="module")
-def model():
-    return standing.FourSegmentModel()
-
-
-@pytest.fixture(scope="module")
-def sway(model):
-    return standing.simulate_sway(model)
-
-
-@pytest.fixture(scope="module")
-def states():
-    """Random states near upright: segment angles, velocities, accelerations."""
-    n = 7
-    phi = np.array(standing.POSTURE) + RNG.uniform(-0.3, 0.3, (n, 3))
-    return phi, RNG.uniform(-2, 2, (n, 3)), RNG.uniform(-5, 5, (n, 3))
-
-
 # --------------------------------------------------------------------------- exactness
-def test_inputs_are_checked(model):
+def test_inputs_are_checked(kuo_model):
     with pytest.raises(ValueError, match="same number of frames"):
-        ls.newton_euler(model, np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)),
+        ls.newton_euler(kuo_model, np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)),
                         np.zeros((5, 3)))
     with pytest.raises(TypeError, match="model must be a FourSegmentModel"):
         ls.system(None, np.ones(3), np.zeros(3), np.zeros(3), np.zeros(3))
 
 
-def test_newton_euler_exact_on_clean_data(model, sway):
-    ne = ls.newton_euler(model, sway.phi, sway.phid, sway.phidd, sway.grf)
-    np.testing.assert_allclose(ne.tau, sway.tau, atol=1e-8)  # rounding only
+def test_newton_euler_exact_on_clean_data(kuo_model, kuo_sway):
+    ne = ls.newton_euler(kuo_model, kuo_sway.phi, kuo_sway.phid, kuo_sway.phidd, kuo_sway.grf)
+    np.testing.assert_allclose(ne.tau, kuo_sway.tau, atol=1e-8)  # rounding only
     np.testing.assert_allclose(ne.residual, 0.0, atol=1e-8)
 
 
-def test_least_squares_exact_on_clean_data(model, sway):
+def test_least_squares_exact_on_clean_data(kuo_model, kuo_sway):
     cov = RNG.uniform(0.1, 10.0, 6)  # any weights: consistent data satisfy every row
-    res = ls.least_squares(model, sway.phi, sway.phid, sway.phidd, sway.grf, cov)
-    np.testing.assert_allclose(res.tau, sway.tau, atol=1e-8)
-    np.testing.assert_allclose(res.phidd, sway.phidd, atol=1e-8)
-    np.testing.assert_allclose(res.grf, sway.grf, atol=1e-7)
+    res = ls.least_squares(kuo_model, kuo_sway.phi, kuo_sway.phid, kuo_sway.phidd, kuo_sway.grf,
+                           cov)
+    np.testing.assert_allclose(res.tau, kuo_sway.tau, atol=1e-8)
+    np.testing.assert_allclose(res.phidd, kuo_sway.phidd, atol=1e-8)
+    np.testing.assert_allclose(res.grf, kuo_sway.grf, atol=1e-7)
 
 
-def test_without_force_plate_least_squares_is_top_down(model, sway):
+def test_without_force_plate_least_squares_is_top_down(kuo_model, kuo_sway):
     rng = np.random.default_rng(3)
-    phidd = sway.phidd + rng.normal(0, 1.0, sway.phidd.shape)
-    res = ls.least_squares(model, sway.phi, sway.phid, phidd, sway.grf, np.ones(6),
+    phidd = kuo_sway.phidd + rng.normal(0, 1.0, kuo_sway.phidd.shape)
+    res = ls.least_squares(kuo_model, kuo_sway.phi, kuo_sway.phid, phidd, kuo_sway.grf, np.ones(6),
                            available=[False, False, False, True, True, True])
-    top_down = model.inverse_dynamics(sway.phi, sway.phid, phidd)
+    top_down = kuo_model.inverse_dynamics(kuo_sway.phi, kuo_sway.phid, phidd)
     np.testing.assert_allclose(res.tau, top_down, rtol=1e-9, atol=1e-8)  # determinate system
 
 
@@ -129,55 +112,56 @@ def test_sparse_bias_matches_dense_solve():
     np.testing.assert_allclose(res.beta, x[3 * n:].reshape(-1, nb), rtol=1e-8, atol=1e-10)
 
 
-def test_bias_of_a_misaligned_plate_is_recovered(model, sway):
+def test_bias_of_a_misaligned_plate_is_recovered(kuo_model, kuo_sway):
     offset = 0.01  # [m]: the plate reports the torque about a point 1 cm ahead
-    grf = sway.grf.copy()
-    grf[:, 0] -= offset * sway.grf[:, 2]
-    a, b = ls.system(model, sway.phi, sway.phid, sway.phidd, grf)
-    regressor = np.zeros((sway.t.size, 6, 1))
+    grf = kuo_sway.grf.copy()
+    grf[:, 0] -= offset * kuo_sway.grf[:, 2]
+    a, b = ls.system(kuo_model, kuo_sway.phi, kuo_sway.phid, kuo_sway.phidd, grf)
+    regressor = np.zeros((kuo_sway.t.size, 6, 1))
     regressor[:, 0, 0] = -grf[:, 2]  # bias in metres: T' = T - d Fy
     res = ls.estimate_bias(a, b, np.ones(6), regressor)
     # consistent data: the offset is found to rounding error (Fy' differs from Fy by d*0)
     np.testing.assert_allclose(res.beta[0, 0], offset, rtol=1e-9)
-    np.testing.assert_allclose(res.tau, sway.tau, atol=1e-7)
+    np.testing.assert_allclose(res.tau, kuo_sway.tau, atol=1e-7)
 
 
 # --------------------------------------------------------------------------- error analysis
-def test_newton_euler_gain_is_the_derivative(model, states):
-    phi, phid, phidd = states
+def test_newton_euler_gain_is_the_derivative(kuo_model, kuo_states):
+    phi, phid, phidd = kuo_states
     grf = RNG.normal(0, 50, phi.shape)
-    gain = ls.newton_euler_gain(model, phi, phid)
+    gain = ls.newton_euler_gain(kuo_model, phi, phid)
     z = np.concatenate([grf, phidd], axis=-1)
     dz = RNG.normal(size=z.shape)
-    before = ls.newton_euler(model, phi, phid, z[:, 3:], z[:, :3]).tau
-    after = ls.newton_euler(model, phi, phid, (z + dz)[:, 3:], (z + dz)[:, :3]).tau
+    before = ls.newton_euler(kuo_model, phi, phid, z[:, 3:], z[:, :3]).tau
+    after = ls.newton_euler(kuo_model, phi, phid, (z + dz)[:, 3:], (z + dz)[:, :3]).tau
     # NE is affine in the measurements: exact up to rounding
     np.testing.assert_allclose(after - before, np.einsum("kij,kj->ki", gain, dz), atol=1e-9)
 
 
 @pytest.fixture(scope="module")
-def one_cm(model, sway):
-    meas = standing.measure(sway, marker_noise=0.01, force_noise=0.1, realisations=24, seed=11)
-    return meas, ls.paper_covariance(model, meas), ls.propagated_covariance(model, meas)
+def one_cm(kuo_model, kuo_sway):
+    meas = standing.measure(kuo_sway, marker_noise=0.01, force_noise=0.1, realisations=24, seed=11)
+    return meas, ls.paper_covariance(kuo_model, meas), ls.propagated_covariance(kuo_model, meas)
 
 
-def test_propagated_covariance_predicts_the_errors(model, one_cm):
+def test_propagated_covariance_predicts_the_errors(kuo_model, one_cm):
     meas, _, cov = one_cm
-    a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
     err = b - np.einsum("kij,kj->ki", a, meas.tau_true)
     # Monte Carlo over 24 x 240 correlated frames: about 10 % sampling error on a std
     np.testing.assert_allclose(err.std(0), np.sqrt(np.diagonal(cov, 0, 1, 2).mean(0)), rtol=0.12)
-    ne = ls.newton_euler(model, meas.phi, meas.phid, meas.phidd, meas.grf)
-    pred = ls.error_covariance(ls.newton_euler_gain(model, meas.phi, meas.phid), cov)
+    ne = ls.newton_euler(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    pred = ls.error_covariance(ls.newton_euler_gain(kuo_model, meas.phi, meas.phid), cov)
     actual = ls.rmse(ne.tau, meas.tau_true)[1:]  # knee, hip (ankle: filter bias dominates)
     np.testing.assert_allclose(actual, np.sqrt(np.diagonal(pred, 0, 1, 2).mean(0))[1:], rtol=0.12)
 
 
-def test_shared_markers_correlate_neighbouring_accelerations(model, sway):
-    meas = standing.measure(sway, marker_noise=0.01, realisations=24, seed=2, exact_angles=True)
-    a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
+def test_shared_markers_correlate_neighbouring_accelerations(kuo_model, kuo_sway):
+    meas = standing.measure(kuo_sway, marker_noise=0.01, realisations=24, seed=2,
+                            exact_angles=True)
+    a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
     err = (b - np.einsum("kij,kj->ki", a, meas.tau_true))[:, 3:]
-    cov = ls.propagated_covariance(model, meas)[:, 3:, 3:].mean(0)
+    cov = ls.propagated_covariance(kuo_model, meas)[:, 3:, 3:].mean(0)
     predicted = cov / np.sqrt(np.outer(np.diag(cov), np.diag(cov)))
     # neighbours share the marker at their joint: correlation about -cos(dphi)/2 = -0.5;
     # Monte Carlo error on a correlation from ~500 effective samples is about 0.05
@@ -185,7 +169,7 @@ def test_shared_markers_correlate_neighbouring_accelerations(model, sway):
     assert predicted[0, 1] < -0.4
 
 
-def test_paper_covariance_underestimates_force_rows(model, one_cm):
+def test_paper_covariance_underestimates_force_rows(kuo_model, one_cm):
     meas, paper, cov = one_cm
     ratio = np.sqrt(np.diagonal(cov, 0, 1, 2).mean(0) / np.diagonal(paper, 0, 1, 2).mean(0))
     # Appendix B ignores angle errors: at 1 cm they make the force rows 50-500 x noisier,
@@ -194,21 +178,21 @@ def test_paper_covariance_underestimates_force_rows(model, one_cm):
     assert np.all((ratio[3:] > 1.2) & (ratio[3:] < 2.0)), ratio
 
 
-def test_least_squares_beats_newton_euler_at_one_cm(model, one_cm):
+def test_least_squares_beats_newton_euler_at_one_cm(kuo_model, one_cm):
     meas, paper, cov = one_cm
     truth = meas.tau_true
-    ne = ls.overall_rmse(ls.newton_euler(model, meas.phi, meas.phid, meas.phidd,
+    ne = ls.overall_rmse(ls.newton_euler(kuo_model, meas.phi, meas.phid, meas.phidd,
                                          meas.grf).tau, truth)
-    prop = ls.least_squares(model, meas.phi, meas.phid, meas.phidd, meas.grf, cov)
+    prop = ls.least_squares(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf, cov)
     assert ls.overall_rmse(prop.tau, truth) < 0.5 * ne  # goal: at least 50 % lower
     # its own covariance prediction is honest (within Monte Carlo error)
     pred = np.sqrt(np.mean(np.diagonal(prop.covariance, 0, 1, 2)))
     np.testing.assert_allclose(ls.overall_rmse(prop.tau, truth), pred, rtol=0.15)
 
 
-def test_paper_weights_collapse_to_the_force_plate(model, one_cm):
+def test_paper_weights_collapse_to_the_force_plate(kuo_model, one_cm):
     meas, paper, _ = one_cm
-    a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
     force_only = np.linalg.solve(a[:, :3], b[:, :3, None])[..., 0]
     res = ls.weighted_least_squares(a, b, paper)
     # the force rows weigh 10^4-10^5 x more than the accelerations: the acceleration rows
@@ -216,14 +200,17 @@ def test_paper_weights_collapse_to_the_force_plate(model, one_cm):
     np.testing.assert_allclose(res.tau, force_only, atol=0.01)
 
 
-def test_paper_weights_fail_at_large_marker_noise(model, sway):
-    meas = standing.measure(sway, marker_noise=0.0316, force_noise=0.1, realisations=12, seed=100)
-    args = (model, meas.phi, meas.phid, meas.phidd, meas.grf)
+def test_paper_weights_fail_at_large_marker_noise(kuo_model, kuo_sway):
+    meas = standing.measure(kuo_sway, marker_noise=0.0316, force_noise=0.1, realisations=12,
+                            seed=100)
+    args = (kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
     truth = meas.tau_true
     ne = ls.overall_rmse(ls.newton_euler(*args).tau, truth)
-    paper = ls.overall_rmse(ls.least_squares(*args, ls.paper_covariance(model, meas)).tau, truth)
+    paper = ls.overall_rmse(
+        ls.least_squares(*args, ls.paper_covariance(kuo_model, meas)).tau, truth
+    )
     prop = ls.overall_rmse(
-        ls.least_squares(*args, ls.propagated_covariance(model, meas)).tau, truth
+        ls.least_squares(*args, ls.propagated_covariance(kuo_model, meas)).tau, truth
     )
     # 3.2 cm: the force-only solution meets near-singular frames (seeds 100-107 give 2.3 to
     # 3.6 x NE); the propagated weights keep their advantage
@@ -231,41 +218,42 @@ def test_paper_weights_fail_at_large_marker_noise(model, sway):
     assert prop < 0.6 * ne
 
 
-def test_paper_weights_hold_up_to_one_and_a_half_cm(model, sway):
+def test_paper_weights_hold_up_to_one_and_a_half_cm(kuo_model, kuo_sway):
     # The issue expected the paper's weights to lose against NE at 1 cm; in this benchmark
     # (as in Kuo's Fig. 3) they win in every realisation up to 1.5 cm. Notebook 6, section 5.
     levels = np.repeat([0.01, 0.015], 12)  # [m]
-    meas = standing.measure(sway, marker_noise=levels, force_noise=0.1,
+    meas = standing.measure(kuo_sway, marker_noise=levels, force_noise=0.1,
                             realisations=levels.size, seed=11)
-    args = (model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    args = (kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
 
     def per_realisation(tau):
         return np.sqrt((meas.split(tau - meas.tau_true) ** 2).mean(axis=(1, 2)))
 
     ne = per_realisation(ls.newton_euler(*args).tau)
-    paper = per_realisation(ls.least_squares(*args, ls.paper_covariance(model, meas)).tau)
+    paper = per_realisation(ls.least_squares(*args, ls.paper_covariance(kuo_model, meas)).tau)
     # seeds 11, 21, 31 give ratios 0.36 to 0.61; at 2 cm single realisations exceed 1
     assert np.all(paper < 0.75 * ne), np.round(paper / ne, 2)
 
 
-def test_paper_weights_reduce_error_at_half_cm(model, sway):
-    meas = standing.measure(sway, marker_noise=0.005, force_noise=0.1, realisations=12, seed=5)
+def test_paper_weights_reduce_error_at_half_cm(kuo_model, kuo_sway):
+    meas = standing.measure(kuo_sway, marker_noise=0.005, force_noise=0.1, realisations=12, seed=5)
     truth = meas.tau_true
-    ne = ls.overall_rmse(ls.newton_euler(model, meas.phi, meas.phid, meas.phidd,
+    ne = ls.overall_rmse(ls.newton_euler(kuo_model, meas.phi, meas.phid, meas.phidd,
                                          meas.grf).tau, truth)
-    paper = ls.least_squares(model, meas.phi, meas.phid, meas.phidd, meas.grf,
-                             ls.paper_covariance(model, meas))
+    paper = ls.least_squares(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf,
+                             ls.paper_covariance(kuo_model, meas))
     assert ls.overall_rmse(paper.tau, truth) < 0.7 * ne  # goal: at least 30 % lower
 
 
-def test_bias_estimation_is_flat_under_misalignment(model, sway):
+def test_bias_estimation_is_flat_under_misalignment(kuo_model, kuo_sway):
     offsets = np.repeat([0.0, 0.01], 4)  # [m]
-    meas = standing.measure(sway, offset=offsets, realisations=8, seed=np.tile(np.arange(4), 2))
-    a, b = ls.system(model, meas.phi, meas.phid, meas.phidd, meas.grf)
-    cov = ls.propagated_covariance(model, meas)
+    meas = standing.measure(kuo_sway, offset=offsets, realisations=8,
+                            seed=np.tile(np.arange(4), 2))
+    a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    cov = ls.propagated_covariance(kuo_model, meas)
     groups = np.repeat(np.arange(8), meas.n_frames)
     res = ls.estimate_bias(a, b, cov, [[1.0], [0], [0], [0], [0], [0]], groups=groups)
-    ne = ls.newton_euler(model, meas.phi, meas.phid, meas.phidd, meas.grf).tau
+    ne = ls.newton_euler(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf).tau
     half = meas.n_frames * 4
     truth = meas.tau_true[:half]
     ls_0, ls_1 = (ls.overall_rmse(res.tau[s], truth) for s in (slice(0, half), slice(half, None)))

@@ -7,30 +7,10 @@ import pytest
 
 from bmc import standing
 
-RNG = np.random.default_rng(20240607)
-
-
-@pytest.fixture(scope="module")
-def model():
-    return standing.FourSegmentModel()
-
-
-@pytest.fixture(scope="module")
-def sway(model):
-    return standing.simulate_sway(model)
-
-
-@pytest.fixture(scope="module")
-def states():
-    """Random states near upright: segment angles, velocities, accelerations."""
-    n = 7
-    phi = np.array(standing.POSTURE) + RNG.uniform(-0.3, 0.3, (n, 3))
-    return phi, RNG.uniform(-2, 2, (n, 3)), RNG.uniform(-5, 5, (n, 3))
-
 
 # --------------------------------------------------------------------------- the model
 @pytest.fixture(scope="module")
-def lagrangian(model):
+def lagrangian(kuo_model):
     """Equations of motion and ground reaction derived with sympy, independently.
 
     The Lagrangian in segment angles gives M and h; the ground reaction comes from the time
@@ -44,12 +24,12 @@ def lagrangian(model):
     def dt(expr):  # total time derivative along the motion, by the chain rule
         return sum(expr.diff(q[i]) * qd[i] + expr.diff(qd[i]) * qdd[i] for i in range(3))
 
-    l1, *lengths = (sp.Float(v) for v in model.lengths)
-    com = [sp.Float(v) for v in model.com]
-    m = [sp.Float(v) for v in model.masses]
-    inertia = [sp.Float(v) for v in model.inertias]
-    g = sp.Float(model.g)
-    f1 = sp.Float(model.foot_angle)
+    l1, *lengths = (sp.Float(v) for v in kuo_model.lengths)
+    com = [sp.Float(v) for v in kuo_model.com]
+    m = [sp.Float(v) for v in kuo_model.masses]
+    inertia = [sp.Float(v) for v in kuo_model.inertias]
+    g = sp.Float(kuo_model.g)
+    f1 = sp.Float(kuo_model.foot_angle)
     coms, joint = [], sp.Matrix([l1 * sp.cos(f1), l1 * sp.sin(f1)])
     for k in range(3):
         e = sp.Matrix([sp.cos(q[k]), sp.sin(q[k])])
@@ -66,39 +46,40 @@ def lagrangian(model):
         inertia[k + 1] * qd[k] + m[k + 1] * (coms[k][0] * vel[k][1] - coms[k][1] * vel[k][0])
         for k in range(3)
     )
-    foot_x = sp.Float(model.foot_com[0])
+    foot_x = sp.Float(kuo_model.foot_com[0])
     torque = dt(ang) + g * (sum(m[k + 1] * coms[k][0] for k in range(3)) + m[0] * foot_x)
     force = momentum.applyfunc(dt) + sp.Matrix([0, g * sum(m)])
     exprs = [*eom, torque, *force]
     return sp.lambdify([q, qd, qdd], exprs, "numpy")
 
 
-def test_equations_of_motion_match_lagrangian(model, lagrangian, states):
-    phi, phid, phidd = states
-    tau = model.inverse_dynamics(phi, phid, phidd)
+def test_equations_of_motion_match_lagrangian(kuo_model, lagrangian, kuo_states):
+    phi, phid, phidd = kuo_states
+    tau = kuo_model.inverse_dynamics(phi, phid, phidd)
     for k in range(phi.shape[0]):
         ref = np.array(lagrangian(phi[k], phid[k], phidd[k])[:3], dtype=float)
         # Lagrange's equations in segment angles: generalised forces Q tau; float rounding only
-        np.testing.assert_allclose(model.Q @ tau[k], ref, rtol=1e-10, atol=1e-9)
+        np.testing.assert_allclose(kuo_model.Q @ tau[k], ref, rtol=1e-10, atol=1e-9)
         zero = np.zeros(3)
         h = np.array(lagrangian(phi[k], phid[k], zero)[:3], dtype=float)
-        np.testing.assert_allclose(model.bias_forces(phi[k], phid[k]), h, rtol=1e-10, atol=1e-9)
+        np.testing.assert_allclose(kuo_model.bias_forces(phi[k], phid[k]), h,
+                                   rtol=1e-10, atol=1e-9)
 
 
-def test_ground_reaction_matches_momentum_balance(model, lagrangian, states):
-    phi, phid, phidd = states
-    grf = model.ground_reaction(phi, phid, phidd)
+def test_ground_reaction_matches_momentum_balance(kuo_model, lagrangian, kuo_states):
+    phi, phid, phidd = kuo_states
+    grf = kuo_model.ground_reaction(phi, phid, phidd)
     for k in range(phi.shape[0]):
         ref = np.array(lagrangian(phi[k], phid[k], phidd[k])[3:], dtype=float)
         # d(momentum)/dt plus weight, differentiated by sympy; float rounding only
         np.testing.assert_allclose(grf[k], ref, rtol=1e-10, atol=1e-8)
 
 
-def test_com_accelerations_match_finite_differences(model, sway):
+def test_com_accelerations_match_finite_differences(kuo_model, kuo_sway):
     from bmc.signals import derivative
 
-    acc = model.com_accelerations(sway.phi, sway.phid, sway.phidd)
-    fd = derivative(model.com_positions(sway.phi), 1 / sway.freq, n=2)
+    acc = kuo_model.com_accelerations(kuo_sway.phi, kuo_sway.phid, kuo_sway.phidd)
+    fd = derivative(kuo_model.com_positions(kuo_sway.phi), 1 / kuo_sway.freq, n=2)
     # second difference at 60 Hz: O(h^2) error on accelerations of about 1 m/s^2
     np.testing.assert_allclose(acc[5:-5], fd[5:-5], atol=5e-3)
 
@@ -110,80 +91,80 @@ def test_model_rejects_bad_parameters():
         standing.FourSegmentModel(com=[0.3, 0.235, 0.268, 0.302])
 
 
-def test_state_shapes_are_checked(model):
+def test_state_shapes_are_checked(kuo_model):
     with pytest.raises(ValueError, match="phi .*trailing shape"):
-        model.mass_matrix(np.zeros((5, 4)))
+        kuo_model.mass_matrix(np.zeros((5, 4)))
     with pytest.raises(ValueError, match="same number of frames"):
-        model.ground_reaction(np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)))
+        kuo_model.ground_reaction(np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)))
 
 
 # --------------------------------------------------------------------------- the sway
-def test_simulation_is_consistent(sway):
+def test_simulation_is_consistent(kuo_sway):
     from bmc.signals import derivative
 
-    dt = 1 / sway.freq
+    dt = 1 / kuo_sway.freq
     # the sampled states are one integrated trajectory: central differences of the angles and
     # velocities give the velocities and accelerations up to the O(h^2) error at 60 Hz
     # (third derivatives of a few rad/s^3: h^2/6 x 10 rad/s^3 ~ 5e-4)
-    np.testing.assert_allclose(derivative(sway.phi, dt)[1:-1], sway.phid[1:-1], atol=2e-3)
-    np.testing.assert_allclose(derivative(sway.phid, dt)[1:-1], sway.phidd[1:-1], atol=2e-2)
+    np.testing.assert_allclose(derivative(kuo_sway.phi, dt)[1:-1], kuo_sway.phid[1:-1], atol=2e-3)
+    np.testing.assert_allclose(derivative(kuo_sway.phid, dt)[1:-1], kuo_sway.phidd[1:-1],
+                               atol=2e-2)
     # and the torques drive that motion (top-down inverse dynamics of the recorded motion)
-    tau = sway.model.inverse_dynamics(sway.phi, sway.phid, sway.phidd)
-    np.testing.assert_allclose(tau, sway.tau, rtol=1e-9, atol=1e-9)  # rounding only
-    q = sway.model.to_joint_angles(sway.phi)
+    tau = kuo_sway.model.inverse_dynamics(kuo_sway.phi, kuo_sway.phid, kuo_sway.phidd)
+    np.testing.assert_allclose(tau, kuo_sway.tau, rtol=1e-9, atol=1e-9)  # rounding only
+    q = kuo_sway.model.to_joint_angles(kuo_sway.phi)
     span = np.degrees(q.max(0) - q.min(0))
     assert np.all((span > 0.5) & (span < 10)), span  # sway of a few degrees
 
 
-def test_sway_is_cached_and_read_only(model, sway):
-    assert standing.simulate_sway(model) is not sway  # a new record of the same arrays
-    assert standing.simulate_sway(model).phi is sway.phi  # cached: integrated once
+def test_sway_is_cached_and_read_only(kuo_model, kuo_sway):
+    assert standing.simulate_sway(kuo_model) is not kuo_sway  # a new record of the same arrays
+    assert standing.simulate_sway(kuo_model).phi is kuo_sway.phi  # cached: integrated once
     with pytest.raises(ValueError, match="read-only"):
-        sway.tau[0, 0] = 0.0
-    assert repr(sway).startswith("Sway(240 frames at 60 Hz, with 30 more at each end")
+        kuo_sway.tau[0, 0] = 0.0
+    assert repr(kuo_sway).startswith("Sway(240 frames at 60 Hz, with 30 more at each end")
 
 
 # --------------------------------------------------------------------------- measurements
-def test_measure_validates_arguments(sway):
+def test_measure_validates_arguments(kuo_sway):
     with pytest.raises(ValueError, match="marker_noise .* one value per realisation"):
-        standing.measure(sway, marker_noise=[0.01, 0.02], realisations=3)
+        standing.measure(kuo_sway, marker_noise=[0.01, 0.02], realisations=3)
     with pytest.raises(ValueError, match="realisations must be a positive integer"):
-        standing.measure(sway, realisations=0)
+        standing.measure(kuo_sway, realisations=0)
     with pytest.raises(TypeError, match="sway must be a Sway"):
         standing.measure(np.zeros((10, 3)))
 
 
-
-
-def test_offset_moves_the_torque_by_the_vertical_force(sway):
+def test_offset_moves_the_torque_by_the_vertical_force(kuo_sway):
     offset = 0.02  # [m]
-    plain = standing.measure(sway, marker_noise=0.0, force_noise=0.0)
-    moved = standing.measure(sway, marker_noise=0.0, force_noise=0.0, offset=offset)
+    plain = standing.measure(kuo_sway, marker_noise=0.0, force_noise=0.0)
+    moved = standing.measure(kuo_sway, marker_noise=0.0, force_noise=0.0, offset=offset)
     # T' = T - d Fy before a linear filter, so after it as well: rounding only
     np.testing.assert_allclose(moved.grf[:, 0], plain.grf[:, 0] - offset * plain.grf[:, 2],
                                rtol=0, atol=1e-9)
     np.testing.assert_array_equal(moved.grf[:, 1:], plain.grf[:, 1:])
     # without noise the processed angles differ from the truth by the filter's bias only
-    np.testing.assert_allclose(plain.phi, sway.phi[sway.window], atol=1e-3)  # [rad]
+    np.testing.assert_allclose(plain.phi, kuo_sway.phi[kuo_sway.window], atol=1e-3)  # [rad]
 
 
-def test_realisations_do_not_depend_on_how_many_are_drawn(sway):
-    three = standing.measure(sway, realisations=3, seed=7)
-    two = standing.measure(sway, realisations=2, seed=7)
+def test_realisations_do_not_depend_on_how_many_are_drawn(kuo_sway):
+    three = standing.measure(kuo_sway, realisations=3, seed=7)
+    two = standing.measure(kuo_sway, realisations=2, seed=7)
     np.testing.assert_array_equal(three.split(three.phi)[:2], two.split(two.phi))
     # explicit seeds: equal seeds share their noise (common random numbers)
-    shared = standing.measure(sway, realisations=3, seed=[4, 4, 5], offset=[0.0, 0.01, 0.0])
+    shared = standing.measure(kuo_sway, realisations=3, seed=[4, 4, 5], offset=[0.0, 0.01, 0.0])
     phi = shared.split(shared.phi)
     np.testing.assert_array_equal(phi[0], phi[1])
     assert not np.allclose(phi[0], phi[2])
-    assert shared.realisations == 3 and shared.stack(sway.tau[sway.window]).shape == (720, 3)
+    assert shared.realisations == 3
+    assert shared.stack(kuo_sway.tau[kuo_sway.window]).shape == (720, 3)
 
 
-def test_processed_force_noise_has_the_predicted_variance(sway):
+def test_processed_force_noise_has_the_predicted_variance(kuo_sway):
     # noise only: the same seeds with and without noise, the difference is processed noise
     sigma = 2.0  # [N]
-    noisy = standing.measure(sway, marker_noise=0.0, force_noise=sigma, realisations=40)
-    clean = standing.measure(sway, marker_noise=0.0, force_noise=0.0, realisations=40)
+    noisy = standing.measure(kuo_sway, marker_noise=0.0, force_noise=sigma, realisations=40)
+    clean = standing.measure(kuo_sway, marker_noise=0.0, force_noise=0.0, realisations=40)
     err = noisy.split(noisy.grf - clean.grf)  # (R, N, 3)
     predicted = sigma**2 * noisy.gains()[:, 0, 0]  # (N,)
     # 40 realisations x 3 channels per frame, averaged over 240 frames of correlated noise:
@@ -193,7 +174,7 @@ def test_processed_force_noise_has_the_predicted_variance(sway):
     # constant to 1e-5, while at the record's first sample the force keeps all its variance
     gains = np.diagonal(noisy.gains(), 0, 1, 2)  # (N, 3) variance gains
     np.testing.assert_allclose(gains, np.broadcast_to(gains.mean(0), gains.shape), rtol=1e-5)
-    whole = standing.noise_gains(sway.t.size, sway.freq)
+    whole = standing.noise_gains(kuo_sway.t.size, kuo_sway.freq)
     assert whole[0, 0, 0] > 5 * gains[0, 0]
 
 

@@ -6,22 +6,16 @@ import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
 import numpy as np
 import pytest
 
-from bmc import standing
 from bmc.widgets import kuo
-
-
-@pytest.fixture(scope="module")
-def sway():
-    return standing.simulate_sway()
 
 
 def _lines(fig):
     return [[line.get_ydata().copy() for line in ax.get_lines()] for ax in fig.axes]
 
 
-def test_torque_explorer_follows_the_noise(sway):
+def test_torque_explorer_follows_the_noise(kuo_sway):
     quiet = {"marker_noise": 0.01, "force_noise": 0.001, "weights": "propagated"}
-    fig = kuo.torque_explorer(sway, interactive=False, values=quiet)
+    fig = kuo.torque_explorer(kuo_sway, interactive=False, values=quiet)
     clean = _lines(fig)
     titles = [ax.get_title() for ax in fig.axes]
     for true, ne, est in clean:
@@ -29,7 +23,7 @@ def test_torque_explorer_follows_the_noise(sway):
         np.testing.assert_allclose(ne, true, atol=0.5)
         np.testing.assert_allclose(est, true, atol=0.5)
     noisy = {"marker_noise": 2.0, "force_noise": 1.0, "weights": "paper"}
-    fig2 = kuo.torque_explorer(sway, interactive=False, values=noisy)
+    fig2 = kuo.torque_explorer(kuo_sway, interactive=False, values=noisy)
     for before, after in zip(clean, _lines(fig2), strict=True):
         np.testing.assert_array_equal(before[0], after[0])  # the truth does not move
         assert not np.allclose(before[1], after[1])
@@ -38,17 +32,17 @@ def test_torque_explorer_follows_the_noise(sway):
     plt.close("all")
 
 
-def test_torque_explorer_rejects_unknown_weights(sway):
+def test_torque_explorer_rejects_unknown_weights(kuo_sway):
     with pytest.raises(ValueError, match="weights must be 'paper' or 'propagated'"):
-        kuo.torque_explorer(sway, interactive=False, values={"weights": "equal"})
+        kuo.torque_explorer(kuo_sway, interactive=False, values={"weights": "equal"})
     with pytest.raises(ValueError, match="unknown control"):
-        kuo.torque_explorer(sway, interactive=False, values={"cutoff": 5.0})
+        kuo.torque_explorer(kuo_sway, interactive=False, values={"cutoff": 5.0})
     plt.close("all")
 
 
-def test_torque_explorer_interactive_returns_a_widget(sway):
+def test_torque_explorer_interactive_returns_a_widget(kuo_sway):
     import ipywidgets
 
-    box = kuo.torque_explorer(sway)
+    box = kuo.torque_explorer(kuo_sway)
     assert isinstance(box, ipywidgets.VBox)
     plt.close("all")
