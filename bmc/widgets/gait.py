@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from bmc._validation import positive
+from bmc.plotting import estimates_against_truth
 from bmc.widgets._base import explorer
 
 __all__ = ["NoisyTrial", "noise_explorer", "noisy_running"]
@@ -171,7 +172,6 @@ def noise_explorer(
         The explorer, or the updated figure.
     """
     import ipywidgets as widgets
-    import matplotlib.pyplot as plt
 
     from bmc import datasets, newton_euler
 
@@ -182,18 +182,11 @@ def noise_explorer(
     t = clean.time[win]
     truth = clean.true_moments[win]
 
-    fig, axes = plt.subplots(1, 3, figsize=(10, 3.4), sharex=True)
-    estimates = []
-    for j, ax in enumerate(axes):
-        ax.plot(t, truth[:, j], "k--", lw=1.5, label="true")
-        (line,) = ax.plot(t, truth[:, j], color="C0", lw=1.2, label="noisy, filtered")
-        estimates.append(line)
-        span = np.ptp(truth[:, j])
-        ax.set_ylim(truth[:, j].min() - 0.3 * span, truth[:, j].max() + 0.3 * span)
-        ax.set_xlabel("time [s]")
-        ax.set_title(_JOINTS[j])
-    axes[0].set_ylabel("joint moment [N m]")
-    axes[0].legend(loc="lower left", fontsize="small")
+    axes, lines = estimates_against_truth(
+        t, truth, {"noisy, filtered": {"color": "C0", "lw": 1.2}},
+        titles=_JOINTS, ylabel="joint moment [N m]", margin=0.3,
+    )
+    fig = axes[0].figure
     fig.tight_layout()
 
     def update(marker_noise: float, force_noise: float, cutoff: float) -> None:
@@ -205,7 +198,7 @@ def noise_explorer(
         est = res.moments[win]
         rmse = np.sqrt(np.mean((est - truth) ** 2, axis=0))
         for j, ax in enumerate(axes):
-            estimates[j].set_ydata(est[:, j])
+            lines["noisy, filtered"][j].set_ydata(est[:, j])
             ax.set_title(f"{_JOINTS[j]}: RMSE {rmse[j]:.2f} N m")
 
     style = {"description_width": "initial"}

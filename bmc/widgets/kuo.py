@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from bmc.plotting import estimates_against_truth
 from bmc.widgets._base import explorer
 
 __all__ = ["torque_explorer"]
@@ -51,7 +50,6 @@ def torque_explorer(
         The explorer, or the updated figure.
     """
     import ipywidgets as widgets
-    import matplotlib.pyplot as plt
 
     from bmc import least_squares as ls
     from bmc import standing
@@ -61,20 +59,12 @@ def torque_explorer(
     t = sway.t[sway.window]
     truth = sway.tau[sway.window]
 
-    fig, axes = plt.subplots(1, 3, figsize=(11, 3.4), sharex=True)
-    ne_lines, ls_lines = [], []
-    for j, ax in enumerate(axes):
-        ax.plot(t, truth[:, j], "k-", lw=2.0, label="true")
-        (ne_line,) = ax.plot(t, truth[:, j], color="C1", lw=1.0, label="Newton-Euler")
-        (ls_line,) = ax.plot(t, truth[:, j], color="C0", lw=1.2, label="least squares")
-        ne_lines.append(ne_line)
-        ls_lines.append(ls_line)
-        span = np.ptp(truth[:, j])
-        ax.set_ylim(truth[:, j].min() - 0.6 * span, truth[:, j].max() + 0.6 * span)
-        ax.set_xlabel("time [s]")
-        ax.set_title(_JOINTS[j])
-    axes[0].set_ylabel("joint torque [N m]")
-    axes[0].legend(loc="lower left", fontsize="small")
+    axes, lines = estimates_against_truth(
+        t, truth, {"Newton-Euler": {"color": "C1", "lw": 1.0},
+                   "least squares": {"color": "C0", "lw": 1.2}},
+        titles=_JOINTS, ylabel="joint torque [N m]", margin=0.6,
+    )
+    fig = axes[0].figure
     fig.tight_layout()
 
     def update(marker_noise: float, force_noise: float, weights: str) -> None:
@@ -91,8 +81,8 @@ def torque_explorer(
         est = ls.least_squares(*args, cov).tau
         err_ne, err_ls = ls.rmse(ne, truth), ls.rmse(est, truth)
         for j, ax in enumerate(axes):
-            ne_lines[j].set_ydata(ne[:, j])
-            ls_lines[j].set_ydata(est[:, j])
+            lines["Newton-Euler"][j].set_ydata(ne[:, j])
+            lines["least squares"][j].set_ydata(est[:, j])
             ax.set_title(
                 f"{_JOINTS[j]}: RMSE NE {err_ne[j]:.2f}, LS {err_ls[j]:.2f} N m", fontsize=10
             )
