@@ -711,7 +711,8 @@ def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
 
     Kuo's norm divides by the number of entries, ``||x||^2 = (1/m) sum x_j^2``, so the
     overall RMSE is the root of the mean of the squared per-channel RMSEs: the paper's
-    3.27 N m (Newton-Euler) is :math:`\sqrt{(0.043^2 + 1.43^2 + 5.49^2)/3}`.
+    3.27 N m (Newton-Euler) is :math:`\sqrt{(0.043^2 + 1.43^2 + 5.49^2)/3} = 3.28` up to
+    the rounding of its per-joint values.
 
     Parameters
     ----------
