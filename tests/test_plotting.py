@@ -75,3 +75,13 @@ def test_estimates_against_truth_names_bad_input():
         plotting.estimates_against_truth(t, np.zeros((4, 2)), {}, titles="ab", ylabel="")
     with pytest.raises(ValueError, match="titles must name the 2 columns of truth; got 3"):
         plotting.estimates_against_truth(t, np.zeros((5, 2)), {}, titles="abc", ylabel="")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3)
+    with pytest.raises(ValueError, match="axes must hold 2 Axes, one per column of truth; got 3"):
+        plotting.estimates_against_truth(t, np.zeros((5, 2)), {}, titles="ab", ylabel="",
+                                         axes=axes)
+    drawn, _ = plotting.estimates_against_truth(t, np.zeros((5, 3)), {}, titles="abc",
+                                                ylabel="", axes=axes)
+    assert list(drawn) == list(axes) and len(fig.axes) == 3
+    plt.close(fig)
