@@ -39,7 +39,8 @@ def problems(nb: nbformat.NotebookNode) -> list[str]:
                 found.append(f"{where}: star import")
             if "nbval-ignore-output" not in cell.metadata.get("tags", []):
                 for out in cell.get("outputs", []):
-                    tiny = ROUND_OFF.search(str(out.get("text", "")))
+                    text = f'{out.get("text", "")} {out.get("data", {}).get("text/plain", "")}'
+                    tiny = ROUND_OFF.search(text)
                     if tiny:
                         found.append(f"{where}: compared output prints round-off {tiny[0]!r}; "
                                      "print a bound (e.g. 'below 1e-8: True') instead")
@@ -87,6 +88,9 @@ def test_rules_catch_each_breach():
     found = problems(_notebook([bad_error, unexecuted, path_hack, backend, noisy, digits]))
     assert len(found) == 6, found
     digits.metadata["tags"] = ["nbval-ignore-output"]
+    shown = nbformat.v4.new_code_cell("err", execution_count=7, outputs=[
+        nbformat.v4.new_output("execute_result", data={"text/plain": "4.2e-10"})])
+    assert len(problems(_notebook([shown]))) == 1
     physics = nbformat.v4.new_code_cell("print(d)", execution_count=6, outputs=[
         nbformat.v4.new_output("stream", name="stdout", text="difference 7.6e-05\n")])
     assert problems(_notebook([digits, physics])) == []
