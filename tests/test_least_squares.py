@@ -205,6 +205,30 @@ def test_paper_weights_collapse_to_the_force_plate(kuo_model, one_cm):
     assert knee_ls > 1.1 * knee_ne
 
 
+def test_missing_channels_fig6(kuo_model, one_cm):
+    # Fig. 6: with the propagated covariance an added force-plate channel never hurts; with
+    # the paper's, Fy alone makes least squares worse than ignoring the plate (top-down)
+    import itertools
+
+    meas, paper, cov = one_cm
+    a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    truth = meas.tau_true
+
+    def err(weights, keep):
+        available = np.array([*keep, True, True, True])
+        return ls.overall_rmse(ls.weighted_least_squares(a, b, weights, available=available).tau,
+                               truth)
+
+    prop = {keep: err(cov, keep) for keep in itertools.product([True, False], repeat=3)}
+    for more, fewer in itertools.product(prop, repeat=2):
+        if more != fewer and all(m or not f for m, f in zip(more, fewer, strict=True)):
+            assert prop[more] <= prop[fewer] * 1.02, (more, fewer)  # 2 %: Monte Carlo slack
+    top_down = ls.overall_rmse(kuo_model.inverse_dynamics(meas.phi, meas.phid, meas.phidd),
+                               truth)
+    np.testing.assert_allclose(prop[(False, False, False)], top_down, rtol=1e-9)
+    assert err(paper, (False, False, True)) > top_down
+
+
 def test_paper_weights_fail_at_large_marker_noise(kuo_model, kuo_sway):
     meas = standing.measure(kuo_sway, marker_noise=0.0316, force_noise=0.1, realisations=12,
                             seed=100)
