@@ -59,6 +59,7 @@ __all__ = [
     "newton_euler",
     "newton_euler_gain",
     "overall_rmse",
+    "overall_rmse_by_realisation",
     "paper_covariance",
     "propagated_covariance",
     "rmse",
@@ -730,3 +731,47 @@ def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
     1.2247
     """
     return float(np.sqrt(np.mean(rmse(estimate, truth) ** 2)))
+
+
+def overall_rmse_by_realisation(
+    estimate: ArrayLike, truth: ArrayLike, realisations: int
+) -> np.ndarray:
+    """Overall RMSE, eq. (15), of each realisation of a stacked trial.
+
+    The frames of ``R`` realisations are stacked on axis 0, one realisation after the other
+    (as :func:`bmc.standing.measure` stacks them); each realisation gets its own
+    :func:`overall_rmse`.
+
+    Parameters
+    ----------
+    estimate, truth : array_like, shape (R * N, m)
+        Estimated and exact values [u].
+    realisations : int
+        Number of stacked realisations ``R``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (R,)
+        [u].
+
+    Examples
+    --------
+    >>> est = [[1.0, 0.0], [1.0, 0.0], [0.0, 2.0], [0.0, 2.0]]
+    >>> print(overall_rmse_by_realisation(est, np.zeros((4, 2)), 2))
+    [0.70710678 1.41421356]
+    """
+    estimate = as_array(estimate, "estimate", ndim=2)
+    truth = as_array(truth, "truth", ndim=2)
+    if estimate.shape != truth.shape:
+        raise ValueError(
+            f"estimate and truth must have the same shape; got {estimate.shape} and "
+            f"{truth.shape}"
+        )
+    if isinstance(realisations, bool) or not isinstance(realisations, (int, np.integer)) \
+            or realisations < 1 or estimate.shape[0] % realisations:
+        raise ValueError(
+            f"realisations must be a positive integer that divides the {estimate.shape[0]} "
+            f"stacked frames; got {realisations!r}"
+        )
+    err = (estimate - truth).reshape(realisations, -1, estimate.shape[1])
+    return np.sqrt((err**2).mean(axis=(1, 2)))

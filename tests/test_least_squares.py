@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -208,8 +210,6 @@ def test_paper_weights_collapse_to_the_force_plate(kuo_model, one_cm):
 def test_missing_channels_fig6(kuo_model, one_cm):
     # Fig. 6: with the propagated covariance an added force-plate channel never hurts; with
     # the paper's, Fy alone makes least squares worse than ignoring the plate (top-down)
-    import itertools
-
     meas, paper, cov = one_cm
     a, b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
     truth = meas.tau_true
@@ -259,7 +259,7 @@ def test_paper_weights_hold_up_to_one_and_a_half_cm(kuo_model, drive):
     args = (kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
 
     def per_realisation(tau):
-        return np.sqrt((meas.split(tau - meas.tau_true) ** 2).mean(axis=(1, 2)))
+        return ls.overall_rmse_by_realisation(tau, meas.tau_true, meas.realisations)
 
     ne = per_realisation(ls.newton_euler(*args).tau)
     paper = per_realisation(ls.least_squares(*args, ls.paper_covariance(kuo_model, meas)).tau)
@@ -290,13 +290,23 @@ def test_bias_estimation_is_flat_under_misalignment(kuo_model, kuo_sway):
     ne = ls.newton_euler(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf).tau
 
     def per_offset(tau):  # overall RMSE at each offset, same noise realisations throughout
-        err = meas.split(tau - meas.tau_true).reshape(levels.size, -1, 3)
-        return np.sqrt((err**2).mean(axis=(1, 2)))
+        return ls.overall_rmse_by_realisation(tau, meas.tau_true, levels.size)
 
     with_bias, newton_euler = per_offset(res.tau), per_offset(ne)
     assert np.all(np.abs(with_bias / with_bias[0] - 1) < 0.05)  # goal: flat within 5 %
     assert np.all(np.diff(newton_euler) > 0)  # NE takes the offset's moment into every joint
     assert newton_euler[-1] > 1.3 * newton_euler[0]
+
+
+def test_overall_rmse_by_realisation_is_overall_rmse_of_each():
+    est, truth = RNG.normal(size=(12, 3)), RNG.normal(size=(12, 3))
+    each = [ls.overall_rmse(est[k:k + 4], truth[k:k + 4]) for k in range(0, 12, 4)]
+    np.testing.assert_allclose(ls.overall_rmse_by_realisation(est, truth, 3), each, rtol=1e-14)
+    with pytest.raises(ValueError, match="realisations must be a positive integer that "
+                                         "divides the 12 stacked frames; got 5"):
+        ls.overall_rmse_by_realisation(est, truth, 5)
+    with pytest.raises(ValueError, match="same shape"):
+        ls.overall_rmse_by_realisation(est, truth[:8], 2)
 
 
 def test_rmse_definitions():
