@@ -116,3 +116,37 @@ def same_frames(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, *, core_
             f"{name_a} and {name_b} must have the same number of frames on axis 0; "
             f"got {name_a} with shape {a.shape} and {name_b} with shape {b.shape}"
         )
+
+
+def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[int, ...]:
+    """Check that arrays describe the same frames (time on axis 0); return their lead shape.
+
+    Parameters
+    ----------
+    *named : (str, numpy.ndarray, int)
+        ``(name, array, core)`` with ``core`` the number of trailing per-frame dimensions
+        (1 for a vector per frame, 2 for a matrix per frame).
+    equal : bool, optional
+        ``False`` (default): the leading shapes must broadcast (one frame goes with many).
+        ``True``: every array that has frames must have the same leading shape.
+
+    Returns
+    -------
+    tuple of int
+        The common (broadcast) leading shape, ``()`` for a single frame.
+    """
+    leads = [(name, arr.shape[: arr.ndim - core]) for name, arr, core in named]
+    listing = ", ".join(f"{name} {arr.shape}" for name, arr, _ in named)
+    with_frames = {lead for _, lead in leads if lead}
+    if equal and len(with_frames) > 1:
+        raise ValueError(
+            "the arguments must have the same number of frames on axis 0 (time); got shapes "
+            f"{listing}"
+        )
+    try:
+        return tuple(np.broadcast_shapes(*(lead for _, lead in leads)))
+    except ValueError:
+        raise ValueError(
+            "the arguments must describe the same frames (time on axis 0) or a single "
+            f"frame; got shapes {listing}"
+        ) from None

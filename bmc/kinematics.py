@@ -14,12 +14,14 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array, positive
 
 __all__ = [
+    "cross2",
     "forward_kinematics",
     "inverse_kinematics_2link",
     "jacobian",
     "joint_rates_2link",
     "minimum_jerk",
     "minimum_jerk_reach_2link",
+    "perp",
     "rotation_matrix",
     "segment_angle",
 ]
@@ -405,3 +407,54 @@ def segment_angle(proximal: ArrayLike, distal: ArrayLike) -> np.ndarray:
         raise ValueError("proximal and distal markers coincide in some frame(s): no angle")
     angle = np.arctan2(d[..., 1], d[..., 0])
     return np.unwrap(angle, axis=0) if angle.ndim else angle
+
+
+def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
+    """Return the z component of the planar cross product, ``a_x b_y - a_y b_x``.
+
+    ``np.cross`` on 2-vectors is deprecated since NumPy 2.0; this is the planar moment of a
+    force ``b`` [N] applied at a lever ``a`` [m] (or the planar angular momentum of a point).
+
+    Parameters
+    ----------
+    a, b : array_like, shape (..., 2)
+        Planar vectors; they broadcast against each other.
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        ``a_x b_y - a_y b_x`` [unit of a times unit of b].
+
+    Examples
+    --------
+    >>> print(cross2([1.0, 0.0], [0.0, 2.0]))
+    2.0
+    """
+    a = as_array(a, "a", last=2)
+    b = as_array(b, "b", last=2)
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def perp(v: ArrayLike) -> np.ndarray:
+    """Rotate planar vectors by +90 degrees, ``(x, y) -> (-y, x)``.
+
+    ``perp(r) * omega`` is the velocity of a point at ``r`` [m] on a body turning at
+    ``omega`` [rad/s] about the origin (``k x r`` in the plane).
+
+    Parameters
+    ----------
+    v : array_like, shape (..., 2)
+        Planar vectors, any unit.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 2)
+        The rotated vectors, same unit.
+
+    Examples
+    --------
+    >>> print(perp([1.0, 2.0]))
+    [-2.  1.]
+    """
+    v = as_array(v, "v", last=2)
+    return np.stack([-v[..., 1], v[..., 0]], axis=-1)

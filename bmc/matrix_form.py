@@ -29,6 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, positive
+from bmc.rotations import skew, vee
 
 __all__ = [
     "DoublePendulum",
@@ -42,79 +43,6 @@ __all__ = [
     "stance_example",
     "vee",
 ]
-
-
-# ---------------------------------------------------------------------------------------
-# The skew operator
-# ---------------------------------------------------------------------------------------
-def skew(a: ArrayLike) -> np.ndarray:
-    """Return the skew-symmetric matrix ``S(a)`` such that ``S(a) @ b == a x b``.
-
-    Parameters
-    ----------
-    a : array_like, shape (..., 3)
-        Vector(s), any unit (the matrix carries the unit of ``a``).
-
-    Returns
-    -------
-    numpy.ndarray, shape (..., 3, 3)
-        ``[[0, -a_z, a_y], [a_z, 0, -a_x], [-a_y, a_x, 0]]`` for each vector.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> skew([1.0, 2.0, 3.0]) @ np.array([4.0, 5.0, 6.0])
-    array([-3.,  6., -3.])
-    """
-    a = as_array(a, "a", last=3)
-    out = np.zeros(a.shape + (3,))
-    out[..., 0, 1] = -a[..., 2]
-    out[..., 0, 2] = a[..., 1]
-    out[..., 1, 0] = a[..., 2]
-    out[..., 1, 2] = -a[..., 0]
-    out[..., 2, 0] = -a[..., 1]
-    out[..., 2, 1] = a[..., 0]
-    return out
-
-
-def vee(S: ArrayLike, *, atol: float | None = 1e-9) -> np.ndarray:
-    """Return the vector ``a`` of a skew-symmetric matrix ``S = skew(a)`` (inverse of skew).
-
-    Parameters
-    ----------
-    S : array_like, shape (..., 3, 3)
-        Skew-symmetric matrix (or matrices).
-    atol : float or None, optional
-        Largest allowed ``|S + S^T|`` entry relative to ``max(1, |S|)``; ``None`` skips the
-        check and returns the vector of the skew-symmetric part ``(S - S^T) / 2`` (what
-        finite-difference estimates need).
-
-    Returns
-    -------
-    numpy.ndarray, shape (..., 3)
-        ``(S[2, 1], S[0, 2], S[1, 0])`` of the skew-symmetric part.
-
-    Raises
-    ------
-    ValueError
-        If ``S`` is not skew-symmetric within ``atol``.
-
-    Examples
-    --------
-    >>> vee(skew([1.0, 2.0, 3.0]))
-    array([1., 2., 3.])
-    """
-    S = as_array(S, "S", last=(3, 3))
-    if atol is not None:
-        asym = np.max(np.abs(S + np.swapaxes(S, -1, -2)), initial=0.0)
-        scale = max(1.0, float(np.max(np.abs(S), initial=0.0)))
-        if asym > atol * scale:
-            raise ValueError(
-                f"S must be skew-symmetric (S = -S^T); the largest |S + S^T| entry is "
-                f"{asym:.3g}; pass atol=None to take the skew-symmetric part"
-            )
-    A = 0.5 * (S - np.swapaxes(S, -1, -2))
-    return np.stack([A[..., 2, 1], A[..., 0, 2], A[..., 1, 0]], axis=-1)
 
 
 # ---------------------------------------------------------------------------------------

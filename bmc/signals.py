@@ -26,7 +26,14 @@ from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, positive
 
-__all__ = ["ResidualAnalysis", "derivative", "lowpass", "residual_analysis"]
+__all__ = [
+    "ResidualAnalysis",
+    "derivative",
+    "lowpass",
+    "overall_rmse",
+    "residual_analysis",
+    "rmse",
+]
 
 
 def _signal(x: ArrayLike, name: str, minimum: int) -> np.ndarray:
@@ -288,3 +295,62 @@ def residual_analysis(
         slope=slope.reshape(shape),
         cutoff=chosen.reshape(shape),
     )
+
+
+def rmse(estimate: ArrayLike, truth: ArrayLike, *, axis: int = 0) -> np.ndarray:
+    """Root-mean-square error over frames (axis 0 by default), channel by channel.
+
+    Parameters
+    ----------
+    estimate, truth : array_like, shape (N, ...)
+        Estimated and exact values, same shape, any unit [u].
+    axis : int, optional
+        The axis to average over (default 0, time).
+
+    Returns
+    -------
+    numpy.ndarray, shape (...)
+        RMSE per channel [u].
+
+    Examples
+    --------
+    >>> print(np.round(rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
+    [1.     1.4142]
+    """
+    estimate = as_array(estimate, "estimate")
+    truth = as_array(truth, "truth")
+    if estimate.shape != truth.shape:
+        raise ValueError(
+            f"estimate and truth must have the same shape; got {estimate.shape} and "
+            f"{truth.shape}"
+        )
+    if estimate.ndim == 0 or estimate.shape[axis] == 0:
+        raise ValueError(
+            f"estimate and truth need at least one frame on axis {axis}; got shape "
+            f"{estimate.shape}"
+        )
+    return np.sqrt(np.mean((estimate - truth) ** 2, axis=axis))
+
+
+def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
+    r"""One error for several channels: the root of the mean of the squared channel RMSEs.
+
+    With the norm ``||x||^2 = (1/m) sum x_j^2`` (Kuo 1998, eq. 15) this is
+    :math:`\sqrt{(\mathrm{rmse}_1^2 + \dots + \mathrm{rmse}_m^2)/m}`.
+
+    Parameters
+    ----------
+    estimate, truth : array_like, shape (N, m)
+        Estimated and exact values [u].
+
+    Returns
+    -------
+    float
+        [u].
+
+    Examples
+    --------
+    >>> print(round(overall_rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
+    1.2247
+    """
+    return float(np.sqrt(np.mean(rmse(estimate, truth) ** 2)))
