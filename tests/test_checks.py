@@ -430,3 +430,21 @@ def test_least_squares_bias_recovers_the_injected_offset():
     # the problem's b_frames were made with a 2.7 N m offset on T and no noise
     assert checks.check_least_squares_bias(2.7)
     assert "sign is not" in _fails(checks.check_least_squares_bias, -2.7)
+
+
+def test_two_link_problem_is_the_corrected_arm_of_notebook_2(two):
+    # The check's arm comes from bmc.anthropometry (upper arm; forearm and hand joined), the
+    # arm notebook 2 uses; the source's error applied Winter's forearm-and-hand fractions
+    # (COM 0.682, radius of gyration 0.468) to the elbow-to-fingertip length 0.253 H.
+    from bmc import anthropometry as am
+
+    size = {"body_mass": 70.0, "height": 1.70}
+    forearm = am.segment("forearm", **size)
+    forearm_hand = am.combine([forearm, am.segment("hand", **size)], name="forearm_hand")
+    np.testing.assert_allclose(two.com[1], forearm_hand.com, rtol=1e-12)  # same formula, same data
+    np.testing.assert_allclose(two.inertias[1], forearm_hand.inertia, rtol=1e-12)
+    source_com = 0.682 * 0.253 * 1.70
+    source_inertia = 0.022 * 70.0 * (0.468 * 0.253 * 1.70) ** 2
+    assert two.com[1] < forearm.length, "the forearm+hand COM must lie before the wrist"
+    assert abs(two.com[1] - source_com) > 0.1, "the source's COM fraction came back"
+    assert two.inertias[1] < 0.5 * source_inertia, "the source's inertia came back"

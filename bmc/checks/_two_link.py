@@ -25,15 +25,25 @@ __all__ = [
 _TWO_LINK_H, _TWO_LINK_M = 1.70, 70.0
 
 
+def _arm_segments():
+    """Upper arm and forearm + hand of notebook 2's subject (Dempster via Winter)."""
+    from bmc import anthropometry as am
+
+    size = {"body_mass": _TWO_LINK_M, "height": _TWO_LINK_H}
+    upper = am.segment("upper_arm", **size)
+    forearm_hand = am.combine([am.segment("forearm", **size), am.segment("hand", **size)],
+                              name="forearm_hand")
+    return upper, forearm_hand
+
+
 def _two_link_entries() -> list[tuple[str, Any, str, str]]:
-    L1, L2 = 0.188 * _TWO_LINK_H, 0.253 * _TWO_LINK_H
-    m1, m2 = 0.0280 * _TWO_LINK_M, 0.0220 * _TWO_LINK_M
+    arm = _arm_segments()
     return [
-        ("lengths", [L1, L2], "m", "upper arm, forearm + hand (Dempster fractions of a "
-         "1.70 m, 70 kg person)"),
-        ("com", [0.436 * L1, 0.682 * L2], "m", "joint-to-centre-of-mass distances d1, d2"),
-        ("masses", [m1, m2], "kg", "segment masses"),
-        ("inertias", [m1 * (0.322 * L1) ** 2, m2 * (0.468 * L2) ** 2], "kg m^2",
+        ("lengths", [s.length for s in arm], "m", "upper arm, forearm + hand (Dempster's "
+         "parameters of a 1.70 m, 70 kg person, as in notebook 2)"),
+        ("com", [s.com for s in arm], "m", "joint-to-centre-of-mass distances d1, d2"),
+        ("masses", [s.mass for s in arm], "kg", "segment masses"),
+        ("inertias", [s.inertia for s in arm], "kg m^2",
          "moments of inertia about each centre of mass"),
         ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
         ("q", [np.pi / 6, np.pi / 3], "rad", "joint angles (shoulder from +x, elbow "
