@@ -107,10 +107,11 @@ def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
 
 
 def _rmse(res, run) -> np.ndarray:
+    from bmc.signals import rmse
+
     p = problem("gait")
     window = slice(int(p.start), int(p.stop))
-    err = res.moments[window] - run.true_moments[window]
-    return np.sqrt(np.mean(err**2, axis=0))
+    return rmse(res.moments[window], run.true_moments[window])
 
 
 def check_gait_seed_error(rmse_diff2: Any, rmse_central: Any) -> bool:
