@@ -28,6 +28,7 @@ _SUBMODULES = (
     "chain",
     "checks",
     "datasets",
+    "drawing",
     "kinematics",
     "least_squares",
     "matrix_form",

@@ -1,0 +1,269 @@
+"""Tests of bmc.drawing: each picture draws the forces, moments and points of its model.
+
+Truths used: the chain's own inverse dynamics (the matrix form M qdd + C + G + E) for the
+joint moments that the free-body diagram gets from segment-by-segment Newton-Euler; the
+static equilibrium of the whole chain by hand; Newton's third law between neighbouring
+diagrams; forward kinematics for the centres of mass and postures.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt  # the Agg backend: tests/conftest.py sets MPLBACKEND
+import numpy as np
+import pytest
+
+from bmc import drawing, kinematics
+from bmc.chain import PlanarChain
+
+G = 9.81
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def arm() -> PlanarChain:
+    return PlanarChain([0.3162, 0.4318], [0.1379, 0.1706], [1.96, 1.54], [0.02032, 0.02436], g=G)
+
+
+def _assert_same_direction(delta, vector):
+    delta, vector = np.asarray(delta), np.asarray(vector)
+    # parallel (2D cross product ~ 0 relative to the lengths) and pointing the same way
+    cross = delta[0] * vector[1] - delta[1] * vector[0]
+    assert abs(cross) <= 1e-9 * np.hypot(*delta) * np.hypot(*vector)
+    assert delta @ vector > 0
+
+
+def _arrow_artists(ax):
+    return [t for t in ax.texts if getattr(t, "arrow_patch", None) is not None]
+
+
+def _texts(ax):
+    return [t.get_text() for t in ax.texts if t.get_text()]
+
+
+# ----------------------------------------------------------------------- free-body diagram
+def test_fbd_moments_equal_chain_inverse_dynamics(arm, rng):
+    q, qd, qdd = rng.normal(size=2), rng.normal(size=2) * 3.0, rng.normal(size=2) * 20.0
+    F = np.array([5.0, -12.0])
+    tau = arm.inverse_dynamics(q, qd, qdd, F=F)
+    for k in range(2):
+        d = drawing.free_body_diagram(arm, q, segment=k, qd=qd, qdd=qdd, F=F)
+        proximal = d.moments[0]
+        # Newton-Euler recursion vs the M, C, G, E form: round-off of ~10 N m values
+        np.testing.assert_allclose(proximal.value, tau[k], rtol=1e-10, atol=1e-10)
+        assert proximal.sense == (1 if tau[k] >= 0 else -1)
+        np.testing.assert_allclose(proximal.centre, arm.joint_positions(q)[k], atol=1e-15)
+
+
+def test_fbd_static_forces_by_hand(arm):
+    q = np.array([-1.2, 1.5])
+    F = np.array([0.0, -20.0])                      # a 2 kg load's weight on the hand
+    d = drawing.free_body_diagram(arm, q, segment=0, F=F)
+    by_label = {a.label: a for a in d.arrows}
+    assert set(by_label) == {"m_{1} g", r"\mathbf{F}_{1}", r"-\mathbf{F}_{2}"}
+    # the shoulder carries both segments and the load (static equilibrium of the arm)
+    np.testing.assert_allclose(by_label[r"\mathbf{F}_{1}"].vector,
+                               [0.0, (1.96 + 1.54) * G + 20.0], atol=1e-12)
+    np.testing.assert_allclose(by_label["m_{1} g"].vector, [0.0, -1.96 * G], atol=1e-12)
+    # Newton's third law: the forearm's diagram shows the opposite of -F_2 at the elbow
+    d2 = drawing.free_body_diagram(arm, q, segment=1, F=F)
+    f2 = {a.label: a for a in d2.arrows}[r"\mathbf{F}_{2}"]
+    np.testing.assert_allclose(f2.vector, -by_label[r"-\mathbf{F}_{2}"].vector, atol=1e-12)
+    np.testing.assert_allclose(d2.moments[0].value, -d.moments[1].value, atol=1e-12)
+    assert [a.label for a in d2.arrows] == ["m_{2} g", r"\mathbf{F}_{2}", r"\mathbf{F}_{e}"]
+
+
+def test_fbd_arrows_point_along_their_forces(arm, rng):
+    q, qd, qdd = rng.normal(size=2), rng.normal(size=2) * 3, rng.normal(size=2) * 20
+    d = drawing.free_body_diagram(arm, q, segment=0, qd=qd, qdd=qdd)
+    assert len(d.arrows) == 3 and len(d.moments) == 2
+    artists = _arrow_artists(d.ax)
+    for arrow in d.arrows:
+        _assert_same_direction(arrow.delta, arrow.vector)
+        # the artist drawn is the recorded arrow: tail at the point, head at tail + delta
+        np.testing.assert_allclose(arrow.artist.xyann, arrow.tail, atol=1e-12)
+        np.testing.assert_allclose(arrow.artist.xy, arrow.tail + arrow.delta, atol=1e-12)
+        assert arrow.artist in artists
+
+
+def test_fbd_labels_and_com(arm):
+    q = np.array([0.3, 0.9])
+    d = drawing.free_body_diagram(arm, q, segment=1, qd=[1.0, -2.0], qdd=[5.0, 3.0])
+    texts = _texts(d.ax)
+    assert any(t.startswith(r"$\mathbf{F}_{2}$ = ") and t.endswith(" N") for t in texts)
+    assert any(t.startswith("$M_{2}$ = ") and t.endswith(" N m") for t in texts)
+    assert any(t.startswith("$m_{2} g$ = 15.1 N") for t in texts)   # 1.54 kg x 9.81
+    # COM from forward kinematics written out here: elbow + c2 (cos, sin)(q1 + q2)
+    elbow = 0.3162 * np.array([np.cos(0.3), np.sin(0.3)])
+    expected = elbow + 0.1706 * np.array([np.cos(1.2), np.sin(1.2)])
+    np.testing.assert_allclose(d.points["com"], expected, atol=1e-14)
+    weight = {a.kind: a for a in d.arrows}["weight"]
+    np.testing.assert_allclose(weight.tail, expected, atol=1e-14)
+
+
+def test_fbd_symbolic_labels(arm):
+    d = drawing.free_body_diagram(arm, [0.3, 0.9], segment=1, symbolic=True)
+    texts = _texts(d.ax)
+    assert "$M_{2}$" in texts and r"$\mathbf{F}_{2}$" in texts and r"$\mathbf{F}_{e}$" in texts
+    assert all("=" not in t for t in texts)
+    assert all(m.sense == 1 for m in d.moments)   # unknowns drawn in the positive sense
+
+
+def test_fbd_held_load_weight(arm):
+    d = drawing.free_body_diagram(arm.with_point_mass(2.0), [0.0, 0.0], segment=1)
+    weight = {a.kind: a for a in d.arrows}["weight"]
+    np.testing.assert_allclose(weight.vector, [0.0, -(1.54 + 2.0) * G], atol=1e-12)
+
+
+def test_fbd_bad_segment(arm):
+    with pytest.raises(ValueError, match="segment"):
+        drawing.free_body_diagram(arm, [0.0, 0.0], segment=2)
+
+
+def test_segment_diagram_explicit_loads():
+    grf, ankle = np.array([50.0, 700.0]), np.array([-50.0, -690.0])
+    d = drawing.segment_diagram(
+        [0.0, 0.08], [0.15, 0.0], [0.05, 0.04], mass=1.0,
+        forces={"GRF": ([0.12, 0.0], grf), "F_a": ([0.0, 0.08], ankle)},
+        moments={"M_a": ([0.0, 0.08], -80.0)}, lever_arms=True)
+    assert [a.kind for a in d.arrows] == ["weight", "force", "force"]
+    for arrow, vec in zip(d.arrows[1:], (grf, ankle), strict=True):
+        _assert_same_direction(arrow.delta, vec)
+    # one scale for all forces: arrow lengths proportional to the forces
+    lengths = [np.hypot(*a.delta) for a in d.arrows[1:]]
+    np.testing.assert_allclose(lengths[0] / lengths[1], np.hypot(*grf) / np.hypot(*ankle))
+    assert d.moments[0].sense == -1                        # clockwise for a negative moment
+    assert "$M_a$ = -80 N m" in _texts(d.ax)
+    dashed = [ln for ln in d.ax.lines if ln.get_linestyle() == "--"]
+    assert len(dashed) == 2          # lever arms to the COM and to the GRF's point
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"distal": [0.0, 0.0]}, "coincide"), ({"mass": -1.0}, "mass"),
+     ({"force_scale": 0.0}, "force_scale")],
+)
+def test_segment_diagram_bad_input(kwargs, match):
+    args = {"proximal": [0.0, 0.0], "distal": [1.0, 0.0], "com": [0.5, 0.0]} | kwargs
+    with pytest.raises(ValueError, match=match):
+        drawing.segment_diagram(args.pop("proximal"), args.pop("distal"), args.pop("com"),
+                                **args)
+
+
+# ----------------------------------------------------------------------- model sketch
+def test_model_sketch_chain_angles_and_coms(arm):
+    q = np.array([-0.4, 1.2])
+    d = drawing.model_sketch(arm, q, symbol=r"\alpha")
+    np.testing.assert_allclose(d.points["com"], arm.com_positions(q), atol=1e-15)
+    np.testing.assert_allclose(d.points["joints"],
+                               kinematics.forward_kinematics(arm.lengths, q, joints=True))
+    texts = _texts(d.ax)
+    assert r"$\alpha_{1}$ = -23°" in texts and r"$\alpha_{2}$ = 69°" in texts
+    assert "1" in texts and "2" in texts and "$g$" in texts
+    (g,) = d.arrows
+    _assert_same_direction(g.delta, [0.0, -1.0])
+
+
+def test_model_sketch_segment_angles(arm):
+    d = drawing.model_sketch(arm, [-0.4, 1.2], angles="segment", values=True)
+    texts = _texts(d.ax)
+    assert r"$\phi_{2}$ = 46°" in texts          # absolute angle q1 + q2 = 0.8 rad
+
+
+def test_model_sketch_tree_from_points():
+    # pelvis (0) with a trunk (1) and two legs: a tree given by a parent list
+    pts = np.array([[0.0, 1.0], [0.05, 1.5], [0.1, 0.55], [0.0, 0.1], [-0.1, 0.55],
+                    [-0.05, 0.1]])
+    parents = [-1, 0, 0, 2, 0, 4]
+    coms = np.array([(pts[p] + pts[j]) / 2 for j, p in enumerate(parents) if p >= 0])
+    d = drawing.model_sketch(pts, parents=parents, com=coms, gravity=False)
+    texts = _texts(d.ax)
+    assert {"1", "2", "3", "4", "5"} <= set(texts)
+    # joint angle of the shank (segment 3) relative to its thigh (segment 2)
+    thigh = np.arctan2(*(pts[2] - pts[0])[::-1])
+    shank = np.arctan2(*(pts[3] - pts[2])[::-1])
+    assert f"$q_{{3}}$ = {np.degrees(shank - thigh):.0f}°" in texts
+    np.testing.assert_allclose(d.points["com"], coms)
+    assert d.arrows == []
+
+
+def test_model_sketch_needs_q(arm):
+    with pytest.raises(ValueError, match="q"):
+        drawing.model_sketch(arm)
+
+
+# ----------------------------------------------------------------------- strobe
+def _reach_poses(n=61):
+    t = np.linspace(0.0, 0.6, n)
+    q, _, _ = kinematics.forward_reach(t, 0.3162, 0.4318)
+    return t, kinematics.forward_kinematics([0.3162, 0.4318], q, joints=True)
+
+
+def test_strobe_frames_path_and_colour_bar():
+    t, poses = _reach_poses()
+    d = drawing.strobe(poses, times=t, every=5, path=-1, path_label="fingertip")
+    assert d.frames == 13                       # frames 0, 5, ..., 60
+    np.testing.assert_allclose(d.points["poses"], poses[::5])
+    np.testing.assert_allclose(d.points["path"], poses[:, -1])
+    fig = d.ax.figure
+    assert any(ax.get_ylabel() == "time [s]" for ax in fig.axes)
+    # legend inside the figure (not clipped)
+    fig.canvas.draw()
+    box = d.ax.get_legend().get_window_extent()
+    assert box.x0 >= 0 and box.y0 >= 0 and box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1
+
+
+def test_strobe_forces_per_frame():
+    t, poses = _reach_poses(21)
+    forces = np.column_stack([np.linspace(-100, 100, 21), np.full(21, 700.0)])
+    d = drawing.strobe(poses, times=t, every=4, forces=forces, force_points=0)
+    assert d.frames == 6 and len(d.arrows) == 6
+    for arrow, f in zip(d.arrows, [0, 4, 8, 12, 16, 20], strict=True):
+        _assert_same_direction(arrow.delta, forces[f])
+        np.testing.assert_allclose(arrow.tail, poses[f, 0])
+
+
+def test_strobe_tree_segments_and_errors():
+    poses = np.zeros((3, 4, 2))
+    poses[:, 1] = [0.0, 1.0]
+    poses[:, 2] = [1.0, 0.0]
+    poses[:, 3] = [-1.0, 0.0]
+    d = drawing.strobe(poses, parents=[-1, 0, 0, 0])
+    assert d.frames == 3
+    # 3 segments x 3 frames + 1 marker line per frame
+    assert len(d.ax.lines) == 3 * 3 + 3
+    with pytest.raises(ValueError, match="poses"):
+        drawing.strobe(np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="force_points"):
+        drawing.strobe(poses, forces=np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="times"):
+        drawing.strobe(poses, times=[0.0, 1.0])
+
+
+# ----------------------------------------------------------------------- animation
+def test_animation_static_fallback_and_widget():
+    t, poses = _reach_poses(31)
+    anim = drawing.animation(poses, times=t, path=-1)
+    bundle = anim._repr_mimebundle_()
+    assert bundle["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["image/png"] == anim.strobe_png
+    box = anim.widget
+    (play, slider), image = box.children[0].children, box.children[1]
+    assert play.max == slider.max == 30
+    first = image.value
+    slider.value = 15
+    assert image.value != first and image.value[:4] == b"\x89PNG"
+    # the lines drawn show frame 15
+    line = anim._fig.axes[0].lines[0]
+    np.testing.assert_allclose(np.column_stack(line.get_data()), poses[15, [0, 1]])
+
+
+def test_animation_bad_interval():
+    _, poses = _reach_poses(5)
+    with pytest.raises(ValueError, match="interval"):
+        drawing.animation(poses, interval=0)
