@@ -551,6 +551,7 @@ def model_sketch(
     com: ArrayLike | None = None,
     angles: str | None = "joint",
     symbol: str | None = None,
+    reference: float = 0.0,
     values: bool = True,
     gravity: bool = True,
     numbers: bool = True,
@@ -581,6 +582,10 @@ def model_sketch(
     symbol : str, optional
         TeX symbol of the angles: default ``"q"`` for joint angles and ``r"\phi"`` for
         segment angles (``r"\alpha"`` for the two-link notebook).
+    reference : float, optional
+        Direction from which segment angles (and the angles of root segments) are measured
+        [rad from +x, counter-clockwise]: 0 (default) the forward horizontal, ``pi / 2`` the
+        upward vertical (as in Blajer and Czaplicki's model).
     values : bool, optional
         Add each angle's value in degrees. Default ``True``.
     gravity : bool, optional
@@ -608,11 +613,20 @@ def model_sketch(
     (2, 2)
     >>> plt.close("all")
 
-    A tree (a hip with two legs) from points and a parent list:
+    A tree (a hip with two legs) from points and a parent list, angles from the vertical:
 
     >>> pts = [[0.0, 0.9], [0.1, 0.5], [0.0, 0.1], [-0.1, 0.5], [-0.05, 0.1]]
-    >>> d = bmc.drawing.model_sketch(pts, parents=[-1, 0, 1, 0, 3], angles="segment")
+    >>> d = bmc.drawing.model_sketch(pts, parents=[-1, 0, 1, 0, 3], angles="segment",
+    ...                              reference=np.pi / 2)
     >>> plt.close("all")
+
+    A :class:`bmc.reactions.PlanarTree` at coordinates ``q``, whose segments hang from points
+    along their parents: give each segment's two ends as points and the pairs as
+    ``segments``::
+
+        ends = np.vstack([tree.joint_positions(q), tree.distal_positions(q)])
+        model_sketch(ends, segments=[(i, tree.n + i) for i in range(tree.n)],
+                     angles="segment", reference=np.pi / 2)
     """
     if angles not in ("joint", "segment", None):
         raise ValueError(f'angles must be "joint", "segment" or None; got {angles!r}')
@@ -655,7 +669,7 @@ def model_sketch(
         parent_of = {b: idx for idx, (_, b) in enumerate(pairs)}
         for j, (a, b) in enumerate(pairs):
             phi = np.arctan2(*(pts[b] - pts[a])[::-1])
-            ref = 0.0
+            ref = float(reference)
             parent = parent_of.get(a)
             if angles == "joint" and parent is not None:
                 pa, pb = pairs[parent]
@@ -726,6 +740,7 @@ def strobe(
     force_points: int | ArrayLike | None = None,
     force_scale: float | None = None,
     force_label: str = "force",
+    spread: float = 0.0,
     cmap: str = "viridis",
     ax=None,
 ) -> Drawing:
@@ -741,7 +756,9 @@ def strobe(
     times : array_like, shape (n_frames,), optional
         Time of each frame [s], for the colour bar (else the frame number).
     every : int, optional
-        Draw every ``every``-th posture (the first and last are always drawn). Default 1.
+        Draw every ``every``-th posture; the first and the last are always drawn (the last
+        replaces the one before it when they are less than ``every / 2`` frames apart).
+        Default 1.
     path : int or array_like, shape (n_frames, 2), optional
         A point whose path is drawn over all frames: its index in ``poses`` or its
         positions [m] (for example the centre of mass).
@@ -758,6 +775,11 @@ def strobe(
         extent.
     force_label : str, optional
         Legend entry of the forces.
+    spread : float, optional
+        Horizontal shift between consecutive drawn postures [m], to separate postures of a
+        movement in place (a somersault, standing sway); the path and the forces shift with
+        their frame, and the x axis then shows positions plus the shift. Default 0
+        (postures drawn where they are).
     cmap : str, optional
         Matplotlib colour map from early (light) to late (dark). Default ``"viridis"``.
     ax : matplotlib.axes.Axes, optional
@@ -794,8 +816,11 @@ def strobe(
             raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
                              f"{times.size}")
     drawn = list(range(0, n_frames, every))
-    if drawn[-1] != n_frames - 1:
-        drawn.append(n_frames - 1)
+    if drawn[-1] != n_frames - 1:  # the last posture is always drawn, never twice
+        if len(drawn) > 1 and n_frames - 1 - drawn[-1] < every / 2:
+            drawn[-1] = n_frames - 1
+        else:
+            drawn.append(n_frames - 1)
     path_xy = _per_frame(path, n_frames, pts, "path", "m")
     force = None
     if forces is not None:
@@ -807,13 +832,23 @@ def strobe(
             raise ValueError("force_points is needed with forces: a point index or the "
                              "(n_frames, 2) points of application [m]")
         where = _per_frame(force_points, n_frames, pts, "force_points", "m")
-    flat = pts.reshape(-1, 2)
+    if not np.isfinite(spread):
+        raise ValueError(f"spread [m] must be a finite number; got {spread!r}")
+    if spread:
+        # each frame shifted by its position in the drawn sequence (interpolated between)
+        shift = spread * np.interp(np.arange(n_frames), drawn, np.arange(len(drawn)))
+        pts = pts + np.column_stack([shift, np.zeros(n_frames)])[:, None, :]
+        if path_xy is not None:
+            path_xy = path_xy + np.column_stack([shift, np.zeros(n_frames)])
+        if force is not None:
+            where = where + np.column_stack([shift, np.zeros(n_frames)])
+    flat = pts[drawn].reshape(-1, 2)
     span = np.ptp(flat, axis=0)
     size = float(span.max()) or 1.0
     if ax is None:
         import matplotlib.pyplot as plt
 
-        ratio = float(np.clip((span[1] + 0.2 * size) / (span[0] + 0.2 * size), 0.4, 1.6))
+        ratio = float(np.clip((span[1] + 0.2 * size) / (span[0] + 0.2 * size), 0.4, 1.3))
         _, ax = plt.subplots(figsize=(7.0, 7.0 * ratio * 0.85 + 0.6), layout="constrained")
     d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn))
     colours = mpl.colormaps[cmap](np.linspace(0.15, 0.9, len(drawn)))
@@ -827,6 +862,7 @@ def strobe(
     if path_xy is not None:
         ax.plot(path_xy[:, 0], path_xy[:, 1], ls="--", color="0.25", lw=1.2, label=path_label)
         d.points["path"] = path_xy
+        extent.append(path_xy)
     if force is not None:
         mags = np.hypot(force[:, 0], force[:, 1])
         scale = (0.4 * size / (mags.max() or 1.0)) if force_scale is None else force_scale
@@ -845,6 +881,8 @@ def strobe(
     bar = ax.figure.colorbar(sm, ax=ax, shrink=0.8, pad=0.02)
     bar.set_label("time [s]" if times is not None else "frame")
     _fit(ax, np.vstack(extent), margin=0.08 * size)
+    if spread:
+        ax.set_xlabel(f"x [m], postures shifted {spread:g} m apart")
     if path_xy is not None or force is not None:
         ax.legend(loc="best", fontsize="small", framealpha=0.8)
     return d

@@ -267,3 +267,38 @@ def test_animation_bad_interval():
     _, poses = _reach_poses(5)
     with pytest.raises(ValueError, match="interval"):
         drawing.animation(poses, interval=0)
+
+
+def test_strobe_spread_and_last_frame():
+    t, poses = _reach_poses(61)
+    d = drawing.strobe(poses, every=7, spread=0.5, path=-1)
+    # frames 0, 7, ..., 56 and the last (60) replaces nothing: 60 - 56 >= 3.5
+    assert d.frames == 10
+    shifted = d.points["poses"][:, :, 0] - poses[[*range(0, 57, 7), 60], :, 0]
+    np.testing.assert_allclose(shifted, np.repeat(0.5 * np.arange(10)[:, None], 3, axis=1),
+                               atol=1e-12)
+    d = drawing.strobe(poses, every=11)     # 0, 11, ..., 55; 60 - 55 < 5.5: 60 replaces 55
+    assert d.frames == 6
+    np.testing.assert_allclose(d.points["poses"][-1], poses[60])
+
+
+def test_animation_static_page_shows_the_strobe():
+    """nbconvert HTML of the displayed animation, no kernel: the strobe PNG, no widget."""
+    import base64
+
+    import nbformat
+    from IPython.core.formatters import DisplayFormatter
+    from nbconvert import HTMLExporter
+
+    _, poses = _reach_poses(11)
+    anim = drawing.animation(poses)
+    data, _ = DisplayFormatter().format(anim)
+    assert "image/png" in data and "application/vnd.jupyter.widget-view+json" in data
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("anim")
+    # as the kernel sends it: binary data base64-encoded in the JSON message
+    data["image/png"] = base64.b64encode(data["image/png"]).decode()
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data)]
+    nb.cells = [cell]
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert "data:image/png;base64," in html
