@@ -1,0 +1,239 @@
+"""Shared pieces of :mod:`bmc.drawing`: the record of a drawing and the drawing primitives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Arrow", "Drawing", "Moment"]
+
+_FORCE = "#c0392b"     # joint and contact forces
+_GRAVITY = "#1f5fa8"   # weights and g
+_MOMENT = "#7d3c98"    # joint moments
+_SEGMENT = "#dde6f0"   # segment fill
+_ANGLE = "#2e7d32"     # angle arcs
+
+
+@dataclass
+class Arrow:
+    r"""One straight arrow of a drawing.
+
+    Attributes
+    ----------
+    label : str
+        Its symbol, as TeX without dollars (for example ``r"\mathbf{F}_1"``).
+    kind : str
+        ``"force"``, ``"weight"`` or ``"gravity"`` (the direction of g).
+    tail : numpy.ndarray, shape (2,)
+        Point of application [m].
+    vector : numpy.ndarray, shape (2,)
+        The force [N] (for ``"gravity"``: the unit vector of g).
+    delta : numpy.ndarray, shape (2,)
+        The arrow as drawn, head minus tail, in data units [m].
+    artist : matplotlib.text.Annotation
+        The arrow's artist.
+    """
+
+    label: str
+    kind: str
+    tail: np.ndarray
+    vector: np.ndarray
+    delta: np.ndarray
+    artist: Any = None
+
+
+@dataclass
+class Moment:
+    """One curved (moment) arrow of a drawing.
+
+    Attributes
+    ----------
+    label : str
+        Its symbol, as TeX without dollars.
+    centre : numpy.ndarray, shape (2,)
+        Point about which it is drawn [m].
+    value : float
+        The moment [N m], counter-clockwise positive (``nan`` for a symbolic unknown).
+    sense : int
+        ``+1`` drawn counter-clockwise, ``-1`` clockwise.
+    artist : matplotlib.lines.Line2D
+        The arc.
+    """
+
+    label: str
+    centre: np.ndarray
+    value: float
+    sense: int
+    artist: Any = None
+
+
+@dataclass
+class Drawing:
+    """What a drawing helper drew, for composing figures and for tests.
+
+    Attributes
+    ----------
+    ax : matplotlib.axes.Axes
+        The Axes drawn in.
+    arrows : list of Arrow
+        Straight arrows (forces, weights, the direction of g).
+    moments : list of Moment
+        Curved arrows (moments, angle arcs are not included).
+    points : dict of str to numpy.ndarray
+        Named points drawn [m], for example ``"com"``, ``"proximal"``, ``"joints"``.
+    labels : list of str
+        Every text placed (as rendered, with dollars).
+    frames : int
+        Number of postures drawn (:func:`strobe`), 1 otherwise.
+    """
+
+    ax: Any
+    arrows: list[Arrow] = field(default_factory=list)
+    moments: list[Moment] = field(default_factory=list)
+    points: dict[str, np.ndarray] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)
+    frames: int = 1
+
+    def __repr__(self) -> str:
+        return (f"Drawing({len(self.arrows)} arrow(s), {len(self.moments)} moment(s), "
+                f"{len(self.labels)} label(s), {self.frames} frame(s))")
+
+
+def _new_axes(ax, figsize=(6.0, 5.0)):
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _text(drawing: Drawing, xy, text: str, **kwargs) -> None:
+    style = {"fontsize": 10, "ha": "center", "va": "center",
+             "bbox": {"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8}}
+    drawing.ax.text(xy[0], xy[1], text, **(style | kwargs))
+    drawing.labels.append(text)
+
+
+def _arrow(drawing: Drawing, tail, delta, *, label: str, text: str | None, vector, kind: str,
+           color: str, offset: float) -> None:
+    tail = np.asarray(tail, float)
+    delta = np.asarray(delta, float)
+    head = tail + delta
+    artist = drawing.ax.annotate(
+        "", xy=head, xytext=tail,
+        arrowprops={"arrowstyle": "-|>,head_width=0.3,head_length=0.6", "color": color,
+                    "lw": 2.0, "shrinkA": 0, "shrinkB": 0},
+    )
+    drawing.arrows.append(Arrow(label, kind, tail, np.asarray(vector, float), delta, artist))
+    if text:
+        norm = np.hypot(*delta) or 1.0
+        where = head + offset * delta / norm
+        _text(drawing, where, text, color=color,
+              ha="left" if delta[0] > 0.3 * norm else "right" if delta[0] < -0.3 * norm
+              else "center",
+              va="bottom" if delta[1] > 0.3 * norm else "top" if delta[1] < -0.3 * norm
+              else "center")
+
+
+def _curved(drawing: Drawing, centre, radius: float, start: float, sweep: float, *,
+            color: str, lw: float = 1.8):
+    """Arc of ``sweep`` rad from angle ``start`` about ``centre``, arrowhead at the end."""
+    angles = start + np.linspace(0.0, sweep, 60)
+    xy = np.asarray(centre, float) + radius * np.column_stack([np.cos(angles), np.sin(angles)])
+    (line,) = drawing.ax.plot(xy[:-3, 0], xy[:-3, 1], color=color, lw=lw, solid_capstyle="butt")
+    drawing.ax.annotate("", xy=xy[-1], xytext=xy[-4],
+                        arrowprops={"arrowstyle": "-|>,head_width=0.25,head_length=0.5",
+                                    "color": color, "lw": lw, "shrinkA": 0, "shrinkB": 0})
+    return line, xy
+
+
+def _moment(drawing: Drawing, centre, value: float, *, label: str, text: str | None,
+            radius: float, start: float) -> None:
+    sense = 1 if (np.isnan(value) or value >= 0) else -1
+    line, xy = _curved(drawing, centre, radius, start, sense * 1.5 * np.pi, color=_MOMENT)
+    drawing.moments.append(Moment(label, np.asarray(centre, float), float(value), sense, line))
+    if text:
+        mid = np.asarray(centre, float) + 1.55 * radius * np.array(
+            [np.cos(start + sense * 0.75 * np.pi), np.sin(start + sense * 0.75 * np.pi)])
+        _text(drawing, mid, text, color=_MOMENT)
+
+
+def _com_symbol(ax, centre, radius: float) -> None:
+    """Draw the quartered circle that marks a centre of mass."""
+    from matplotlib.patches import Circle, Wedge
+
+    for k in range(4):
+        ax.add_patch(Wedge(centre, radius, 90 * k, 90 * (k + 1),
+                           fc="k" if k % 2 == 0 else "white", ec="k", lw=0.8, zorder=5))
+    ax.add_patch(Circle(centre, radius, fc="none", ec="k", lw=1.0, zorder=5))
+
+
+def _capsule(ax, p, d, width: float, **kwargs) -> None:
+    """Draw a segment as a rounded bar from ``p`` to ``d``."""
+    from matplotlib.patches import Polygon
+
+    p, d = np.asarray(p, float), np.asarray(d, float)
+    axis = d - p
+    length = np.hypot(*axis)
+    phi = np.arctan2(axis[1], axis[0])
+    half = width / 2
+    a1 = phi + np.linspace(np.pi / 2, 3 * np.pi / 2, 20)
+    a2 = phi + np.linspace(-np.pi / 2, np.pi / 2, 20)
+    ring = np.vstack([p + half * np.column_stack([np.cos(a1), np.sin(a1)]),
+                      d + half * np.column_stack([np.cos(a2), np.sin(a2)])])
+    style = {"fc": _SEGMENT, "ec": "#4a5a6a", "lw": 1.2, "zorder": 1} | kwargs
+    ax.add_patch(Polygon(ring, closed=True, **style))
+    if length == 0:
+        raise ValueError("the segment's proximal and distal points coincide: no segment to draw")
+
+
+def _hinge(ax, centre, radius: float) -> None:
+    from matplotlib.patches import Circle
+
+    ax.add_patch(Circle(centre, radius, fc="white", ec="k", lw=1.2, zorder=6))
+
+
+def _fit(ax, pts: np.ndarray, margin: float, *, resize: bool = False) -> None:
+    """Limits around ``pts``, equal scales; ``resize`` fits a new figure to the content."""
+    lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
+    if resize:
+        w, h = hi - lo
+        ratio = float(np.clip(h / w, 0.45, 1.6)) if w > 0 else 1.0
+        ax.figure.set_size_inches(6.0 if ratio <= 1 else max(3.8, 6.0 / ratio + 1.0),
+                                  min(6.0 * ratio, 6.5) + 0.6)
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("x [m]")
+    ax.set_ylabel("y [m]")
+
+
+def _tex(label: str) -> str:
+    return f"${label}$"
+
+
+def _value_text(label: str, value: float, unit: str, symbolic: bool) -> str:
+    return _tex(label) if symbolic else f"{_tex(label)} = {value:.3g} {unit}"
+
+
+def _connectivity(n_points: int, parents: Sequence[int] | None,
+                  segments: Sequence[tuple[int, int]] | None) -> list[tuple[int, int]]:
+    """Segments as (proximal, distal) point indices: a chain, a parent list or pairs."""
+    if parents is not None and segments is not None:
+        raise ValueError("give either parents or segments, not both")
+    if segments is not None:
+        pairs = [tuple(int(i) for i in s) for s in segments]
+    elif parents is not None:
+        if len(parents) != n_points:
+            raise ValueError(f"parents must give one parent index per point ({n_points}), -1 "
+                             f"for a root; got {len(parents)}")
+        pairs = [(int(p), j) for j, p in enumerate(parents) if p >= 0]
+    else:
+        pairs = [(j, j + 1) for j in range(n_points - 1)]
+    for a, b in pairs:
+        if not (0 <= a < n_points and 0 <= b < n_points) or len((a, b)) != 2:
+            raise ValueError(f"segment ({a}, {b}) names a point outside 0..{n_points - 1}")
+    return pairs

@@ -1,0 +1,285 @@
+"""Free-body diagrams: a segment of a chain (loads by Newton-Euler) or from explicit loads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bmc._validation import as_array
+from bmc.drawing._base import (
+    _FORCE,
+    _GRAVITY,
+    Drawing,
+    _arrow,
+    _capsule,
+    _com_symbol,
+    _fit,
+    _hinge,
+    _moment,
+    _new_axes,
+    _value_text,
+)
+
+__all__ = ["free_body_diagram", "segment_diagram"]
+
+
+def segment_diagram(
+    proximal: ArrayLike,
+    distal: ArrayLike,
+    com: ArrayLike,
+    *,
+    mass: float | None = None,
+    g: float = 9.81,
+    forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
+    moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
+    symbolic: bool = False,
+    lever_arms: bool = False,
+    force_scale: float | None = None,
+    weight_label: str = "m g",
+    title: str | None = None,
+    ax=None,
+) -> Drawing:
+    r"""Free-body diagram of one planar segment from explicit points and loads.
+
+    The segment is drawn as a bar from ``proximal`` to ``distal`` with its centre of mass,
+    its weight ``m g`` at the centre of mass (if ``mass`` is given), each force as an arrow
+    whose tail is its point of application and each moment as a curved arrow about its
+    point (counter-clockwise for a positive value).
+
+    Parameters
+    ----------
+    proximal, distal, com : array_like, shape (2,)
+        Proximal joint, distal end (joint or contact point) and centre of mass ``(x, y)``
+        [m]. For a 3D segment (x forward, y up, z lateral, as in
+        :func:`bmc.matrix_form.stance_example`) draw its sagittal projection: points and
+        forces ``v[:2]``, moments their z component ``M[2]``.
+    mass : float, optional
+        Segment mass [kg]; draws the weight ``m g`` at the centre of mass.
+    g : float, optional
+        Gravitational acceleration [m/s^2], along -y. Default 9.81.
+    forces : mapping of str to (point, force), optional
+        Each force acting *on* the segment: its TeX symbol (for example
+        ``r"\mathbf{F}_p"``) mapped to its point of application [m] and its vector [N].
+    moments : mapping of str to (point, value), optional
+        Each moment acting on the segment: its TeX symbol mapped to the point where it is
+        drawn [m] and its value [N m], counter-clockwise positive.
+    symbolic : bool, optional
+        ``True`` labels with symbols only (for derivations; moments drawn counter-clockwise,
+        the positive sense); ``False`` (default) adds the value and unit, e.g.
+        ``F_p = 12.3 N``.
+    lever_arms : bool, optional
+        Draw dashed lines from the proximal joint to the centre of mass and to each force's
+        point of application. Default ``False``.
+    force_scale : float, optional
+        Arrow length per newton [m/N]; by default the largest force (or weight) is drawn
+        0.6 segment lengths long. Arrows shorter than 0.1 segment lengths are drawn at that
+        length (their labels carry the values), so that small forces stay visible.
+    weight_label : str, optional
+        TeX symbol of the weight. Default ``"m g"``.
+    title : str, optional
+        Axes title.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw in; a new figure is made when omitted.
+
+    Returns
+    -------
+    Drawing
+        The Axes and the record of the arrows (``kind`` ``"force"`` or ``"weight"``),
+        moments, points (``"proximal"``, ``"distal"``, ``"com"``) and labels.
+
+    Examples
+    --------
+    The foot in stance, with the ground reaction at the centre of pressure and the ankle
+    load (numbers from :func:`bmc.invdyn2d`):
+
+    >>> import matplotlib.pyplot as plt
+    >>> from bmc import drawing
+    >>> d = drawing.segment_diagram(
+    ...     [0.0, 0.08], [0.15, 0.0], [0.05, 0.04], mass=1.0,
+    ...     forces={r"\mathbf{F}_{GRF}": ([0.12, 0.0], [50.0, 700.0]),
+    ...             r"\mathbf{F}_a": ([0.0, 0.08], [-50.0, -690.0])},
+    ...     moments={r"M_a": ([0.0, 0.08], -80.0)}, title="foot")
+    >>> len(d.arrows), len(d.moments)
+    (3, 1)
+    >>> plt.close("all")
+    """
+    rp = as_array(proximal, "proximal", unit="m", last=2, ndim=1)
+    rd = as_array(distal, "distal", unit="m", last=2, ndim=1)
+    rc = as_array(com, "com", unit="m", last=2, ndim=1)
+    length = float(np.hypot(*(rd - rp)))
+    if length == 0:
+        raise ValueError("proximal and distal [m] coincide: the segment has no length to draw")
+    loads = []
+    for name, (point, vec) in (forces or {}).items():
+        loads.append((name, as_array(point, f"forces[{name!r}] point", unit="m", last=2,
+                                     ndim=1),
+                      as_array(vec, f"forces[{name!r}] vector", unit="N", last=2, ndim=1)))
+    weight = None
+    if mass is not None:
+        if not np.isfinite(mass) or mass <= 0:
+            raise ValueError(f"mass [kg] must be a positive number; got {mass!r}")
+        weight = np.array([0.0, -mass * g])
+    sizes = [np.hypot(*v) for _, _, v in loads] + ([mass * g] if weight is not None else [])
+    biggest = max([s for s in sizes if s > 0], default=1.0)
+    scale = 0.6 * length / biggest if force_scale is None else float(force_scale)
+    if not np.isfinite(scale) or scale <= 0:
+        raise ValueError(f"force_scale [m/N] must be positive; got {force_scale!r}")
+
+    created = ax is None
+    ax = _new_axes(ax)
+    d = Drawing(ax, points={"proximal": rp, "distal": rd, "com": rc})
+    width = 0.12 * length
+    _capsule(ax, rp, rd, width)
+    _hinge(ax, rp, 0.25 * width)
+    _com_symbol(ax, rc, 0.3 * width)
+    offset = 0.04 * length
+    every = [rp, rd, rc]
+    if lever_arms:
+        for point in [rc] + [p for _, p, _ in loads]:
+            if np.hypot(*(point - rp)) > 1e-12:
+                ax.plot(*np.column_stack([rp, point]), ls="--", color="0.45", lw=1.0, zorder=2)
+    def shown(vec):  # arrows stay visible: at least 0.1 segment lengths long
+        drawn = scale * np.asarray(vec, float)
+        norm = np.hypot(*drawn)
+        return drawn if norm == 0 or norm >= 0.1 * length else drawn * (0.1 * length / norm)
+
+    if weight is not None:
+        text = _value_text(weight_label, mass * g, "N", symbolic)
+        _arrow(d, rc, shown(weight), label=weight_label, text=text, vector=weight,
+               kind="weight", color=_GRAVITY, offset=offset)
+        every.append(rc + shown(weight))
+    for name, point, vec in loads:
+        text = _value_text(name, float(np.hypot(*vec)), "N", symbolic)
+        _arrow(d, point, shown(vec), label=name, text=text, vector=vec, kind="force",
+               color=_FORCE, offset=offset)
+        every += [point, point + shown(vec)]
+    radius = 0.14 * length
+    axis_angle = np.arctan2(*(rd - rp)[::-1])
+    for name, (point, value) in (moments or {}).items():
+        point = as_array(point, f"moments[{name!r}] point", unit="m", last=2, ndim=1)
+        value = float(as_array(value, f"moments[{name!r}] value", unit="N m"))
+        shown = np.nan if symbolic else value
+        text = _value_text(name, value, "N m", symbolic)
+        # start the arc on the side away from the segment, so it stays visible
+        _moment(d, point, shown, label=name, text=text, radius=radius,
+                start=axis_angle + np.pi / 2 + (np.pi if np.hypot(*(point - rd)) < 1e-9 else 0))
+        every += [point - 1.8 * radius, point + 1.8 * radius]
+    _fit(ax, np.vstack(every), margin=0.15 * length, resize=created)
+    if title:
+        ax.set_title(title)
+    return d
+
+
+def _chain_loads(chain, q, qd, qdd, F, g):
+    """Newton-Euler from the endpoint inward: the load on every segment at both ends."""
+    from bmc.kinematics import lever_kinematics
+    from bmc.newton_euler import invdyn2d
+
+    n = chain.n
+    lengths, com = chain.lengths, chain.com
+    phi = np.cumsum(q)
+    e = np.column_stack([np.cos(phi), np.sin(phi)])
+    levers_com = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
+    _, _, acm = lever_kinematics(levers_com, e, np.cumsum(qd), np.cumsum(qdd))
+    joints = chain.joint_positions(q)
+    coms = chain.com_positions(q)
+    alpha = np.cumsum(qdd)
+    proximal = [None] * n
+    f_d, m_d = np.asarray(F, float), 0.0
+    for k in range(n - 1, -1, -1):
+        f_p, m_p = invdyn2d(coms[k], joints[k + 1], joints[k], acm[k], alpha[k],
+                            chain.masses[k], chain.inertias[k], f_d, m_d, g=g)
+        proximal[k] = (np.asarray(f_p, float), float(m_p))
+        f_d, m_d = -proximal[k][0], -proximal[k][1]
+    return joints, coms, proximal
+
+
+def free_body_diagram(
+    chain,
+    q: ArrayLike,
+    *,
+    segment: int = 0,
+    qd: ArrayLike | None = None,
+    qdd: ArrayLike | None = None,
+    F: ArrayLike | None = None,
+    symbolic: bool = False,
+    lever_arms: bool = True,
+    force_scale: float | None = None,
+    ax=None,
+) -> Drawing:
+    r"""Free-body diagram of one segment of a planar chain, loads from Newton-Euler.
+
+    The loads are computed from the model: Newton-Euler (:func:`bmc.invdyn2d`) from the
+    endpoint inward, with the endpoint force ``F`` on the last segment. Segment ``k``
+    (0-based) carries its weight ``m_{k+1} g`` at its centre of mass, the force
+    :math:`\mathbf{F}_{k+1}` and moment :math:`M_{k+1}` of joint ``k+1`` at its proximal
+    end, and at its distal end the reaction of the next segment, :math:`-\mathbf{F}_{k+2}`
+    and :math:`-M_{k+2}` (Newton's third law), or the endpoint force
+    :math:`\mathbf{F}_e` on the last segment. The joint moment :math:`M_{k+1}` equals the
+    chain's joint torque ``tau[k]``.
+
+    Parameters
+    ----------
+    chain : bmc.chain.PlanarChain
+        The model.
+    q : array_like, shape (n,)
+        Joint coordinates of one frame [rad].
+    segment : int, optional
+        Which segment (0-based, negative from the end). Default 0.
+    qd, qdd : array_like, shape (n,), optional
+        Joint velocities [rad/s] and accelerations [rad/s^2]; zero (static) by default.
+    F : array_like, shape (2,), optional
+        Force on the chain's endpoint [N]; none by default.
+    symbolic : bool, optional
+        Label with symbols only (for derivations). Default ``False``: symbol, value, unit.
+    lever_arms : bool, optional
+        Dashed lines from the proximal joint to the centre of mass and the distal end.
+        Default ``True``.
+    force_scale : float, optional
+        Arrow length per newton [m/N]; by default the largest force is 0.6 segment lengths.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw in; a new figure is made when omitted.
+
+    Returns
+    -------
+    Drawing
+        See :class:`Drawing`; ``arrows`` holds the weight and the joint and endpoint forces
+        [N], ``moments`` the joint moments [N m].
+
+    Examples
+    --------
+    The forearm (segment 1) of a two-link arm held still with a 20 N load in the hand:
+
+    >>> import matplotlib.pyplot as plt
+    >>> import bmc
+    >>> arm = bmc.PlanarChain([0.32, 0.43], [0.14, 0.17], [1.96, 1.54], [0.020, 0.024])
+    >>> d = bmc.drawing.free_body_diagram(arm, [-1.2, 1.5], segment=1, F=[0.0, -20.0])
+    >>> [a.label for a in d.arrows]
+    ['m_{2} g', '\\mathbf{F}_{2}', '\\mathbf{F}_{e}']
+    >>> plt.close("all")
+    """
+    n = chain.n
+    q = as_array(q, "q", unit="rad", last=n, ndim=1)
+    qd = np.zeros(n) if qd is None else as_array(qd, "qd", unit="rad/s", last=n, ndim=1)
+    qdd = np.zeros(n) if qdd is None else as_array(qdd, "qdd", unit="rad/s^2", last=n, ndim=1)
+    F = np.zeros(2) if F is None else as_array(F, "F", unit="N", last=2, ndim=1)
+    if not isinstance(segment, (int, np.integer)) or not -n <= segment < n:
+        raise ValueError(f"segment must be an integer index of one of the chain's {n} "
+                         f"segment(s) (0 to {n - 1}, or negative from the end); got {segment!r}")
+    k = int(segment) % n
+    joints, coms, proximal = _chain_loads(chain, q, qd, qdd, F, chain.g)
+    i = k + 1  # the course's 1-based numbering of joints and segments
+    forces = {rf"\mathbf{{F}}_{{{i}}}": (joints[k], proximal[k][0])}
+    moments = {rf"M_{{{i}}}": (joints[k], proximal[k][1])}
+    if k < n - 1:
+        forces[rf"-\mathbf{{F}}_{{{i + 1}}}"] = (joints[k + 1], -proximal[k + 1][0])
+        moments[rf"-M_{{{i + 1}}}"] = (joints[k + 1], -proximal[k + 1][1])
+    elif np.any(F != 0) or symbolic:
+        forces[r"\mathbf{F}_{e}"] = (joints[k + 1], F)
+    d = segment_diagram(joints[k], joints[k + 1], coms[k], mass=float(chain.masses[k]),
+                        g=chain.g, forces=forces, moments=moments, symbolic=symbolic,
+                        lever_arms=lever_arms, force_scale=force_scale,
+                        weight_label=rf"m_{{{i}}} g", title=f"segment {i}", ax=ax)
+    return d

@@ -1,0 +1,371 @@
+"""Movement pictures: the stick-figure strobe and its animation (a Play widget)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bmc._validation import as_array
+from bmc.drawing._base import _FORCE, Drawing, _arrow, _connectivity, _fit
+
+__all__ = ["Animation", "animation", "strobe"]
+
+
+def _poses(poses: ArrayLike) -> np.ndarray:
+    arr = as_array(poses, "poses", unit="m", last=2)
+    if arr.ndim == 2:
+        arr = arr[None]
+    if arr.ndim != 3 or arr.shape[1] < 2:
+        raise ValueError("poses [m] must have shape (n_frames, n_points, 2) with at least two "
+                         f"points (for example forward_kinematics(..., joints=True)); got "
+                         f"{arr.shape}")
+    return arr
+
+
+def _per_frame(value, n_frames: int, poses: np.ndarray, name: str, unit: str):
+    """Return (n_frames, 2) positions from a point index or an (n_frames, 2) array."""
+    if value is None:
+        return None
+    if isinstance(value, (int, np.integer)):
+        if not -poses.shape[1] <= value < poses.shape[1]:
+            raise ValueError(f"{name} must index one of the {poses.shape[1]} points; got {value}")
+        return poses[:, int(value)]
+    arr = as_array(value, name, unit=unit, last=2, ndim=2)
+    if arr.shape[0] != n_frames:
+        raise ValueError(f"{name} [{unit}] must have one row per frame ({n_frames}); got "
+                         f"{arr.shape[0]}")
+    return arr
+
+
+def strobe(
+    poses: ArrayLike,
+    *,
+    parents: Sequence[int] | None = None,
+    segments: Sequence[tuple[int, int]] | None = None,
+    times: ArrayLike | None = None,
+    every: int = 1,
+    path: int | ArrayLike | None = None,
+    path_label: str = "path",
+    forces: ArrayLike | None = None,
+    force_points: int | ArrayLike | None = None,
+    force_scale: float | None = None,
+    force_label: str = "force",
+    spread: float = 0.0,
+    cmap: str = "viridis",
+    ax=None,
+) -> Drawing:
+    """Stick-figure strobe: the postures of a movement overlaid, coloured by time.
+
+    Parameters
+    ----------
+    poses : array_like, shape (n_frames, n_points, 2)
+        Point positions [m] over time (time on axis 0), for example
+        ``bmc.kinematics.forward_kinematics(lengths, q, joints=True)``.
+    parents, segments : optional
+        Connectivity for trees, as in :func:`model_sketch`; default a chain.
+    times : array_like, shape (n_frames,), optional
+        Time of each frame [s], for the colour bar (else the frame number).
+    every : int, optional
+        Draw every ``every``-th posture; the first and the last are always drawn (the last
+        replaces the one before it when they are less than ``every / 2`` frames apart).
+        Default 1.
+    path : int or array_like, shape (n_frames, 2), optional
+        A point whose path is drawn over all frames: its index in ``poses`` or its
+        positions [m] (for example the centre of mass).
+    path_label : str, optional
+        Legend entry of the path.
+    forces : array_like, shape (n_frames, 2), optional
+        A force per frame [N] (for example the ground reaction), drawn at each drawn
+        posture from ``force_points``.
+    force_points : int or array_like, shape (n_frames, 2), optional
+        Where the forces act: a point index or positions [m] (for example the centre of
+        pressure). Needed with ``forces``.
+    force_scale : float, optional
+        Arrow length per newton [m/N]; by default the largest force is 0.4 of the figure's
+        extent.
+    force_label : str, optional
+        Legend entry of the forces.
+    spread : float, optional
+        Horizontal shift between consecutive drawn postures [m], to separate postures of a
+        movement in place (a somersault, standing sway); the path and the forces shift with
+        their frame, and the x axis then shows positions plus the shift. Default 0
+        (postures drawn where they are).
+    cmap : str, optional
+        Matplotlib colour map from early (light) to late (dark). Default ``"viridis"``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw in; a new figure sized to the movement is made when omitted.
+
+    Returns
+    -------
+    Drawing
+        ``frames`` is the number of postures drawn; ``arrows`` the forces.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> from bmc import drawing, kinematics
+    >>> t = np.linspace(0.0, 0.6, 31)
+    >>> q, _, _ = kinematics.forward_reach(t, 0.32, 0.43)
+    >>> poses = kinematics.forward_kinematics([0.32, 0.43], q, joints=True)
+    >>> d = drawing.strobe(poses, times=t, every=5, path=-1, path_label="fingertip")
+    >>> d.frames
+    7
+    >>> plt.close("all")
+    """
+    import matplotlib as mpl
+
+    pts = _poses(poses)
+    n_frames = pts.shape[0]
+    if not isinstance(every, (int, np.integer)) or every < 1:
+        raise ValueError(f"every must be a positive integer (frames); got {every!r}")
+    pairs = _connectivity(pts.shape[1], parents, segments)
+    if times is not None:
+        times = as_array(times, "times", unit="s", ndim=1)
+        if times.size != n_frames:
+            raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
+                             f"{times.size}")
+    drawn = list(range(0, n_frames, every))
+    if drawn[-1] != n_frames - 1:  # the last posture is always drawn, never twice
+        if len(drawn) > 1 and n_frames - 1 - drawn[-1] < every / 2:
+            drawn[-1] = n_frames - 1
+        else:
+            drawn.append(n_frames - 1)
+    path_xy = _per_frame(path, n_frames, pts, "path", "m")
+    force = None
+    if forces is not None:
+        force = as_array(forces, "forces", unit="N", last=2, ndim=2)
+        if force.shape[0] != n_frames:
+            raise ValueError(f"forces [N] must have one row per frame ({n_frames}); got "
+                             f"{force.shape[0]}")
+        if force_points is None:
+            raise ValueError("force_points is needed with forces: a point index or the "
+                             "(n_frames, 2) points of application [m]")
+        where = _per_frame(force_points, n_frames, pts, "force_points", "m")
+    if not np.isfinite(spread):
+        raise ValueError(f"spread [m] must be a finite number; got {spread!r}")
+    if spread:
+        # each frame shifted by its position in the drawn sequence (interpolated between)
+        shift = spread * np.interp(np.arange(n_frames), drawn, np.arange(len(drawn)))
+        pts = pts + np.column_stack([shift, np.zeros(n_frames)])[:, None, :]
+        if path_xy is not None:
+            path_xy = path_xy + np.column_stack([shift, np.zeros(n_frames)])
+        if force is not None:
+            where = where + np.column_stack([shift, np.zeros(n_frames)])
+    flat = pts[drawn].reshape(-1, 2)
+    span = np.ptp(flat, axis=0)
+    size = float(span.max()) or 1.0
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ratio = float(np.clip((span[1] + 0.2 * size) / (span[0] + 0.2 * size), 0.4, 1.3))
+        _, ax = plt.subplots(figsize=(7.0, 7.0 * ratio * 0.85 + 0.6), layout="constrained")
+    d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn))
+    colours = mpl.colormaps[cmap](np.linspace(0.15, 0.9, len(drawn)))
+    alphas = np.linspace(0.45, 1.0, len(drawn))
+    for c, a, f in zip(colours, alphas, drawn, strict=True):
+        for i, j in pairs:
+            ax.plot(pts[f, [i, j], 0], pts[f, [i, j], 1], color=c, alpha=a, lw=2.0,
+                    solid_capstyle="round")
+        ax.plot(pts[f, :, 0], pts[f, :, 1], "o", color=c, alpha=a, ms=3.5)
+    extent = [flat]
+    if path_xy is not None:
+        ax.plot(path_xy[:, 0], path_xy[:, 1], ls="--", color="0.25", lw=1.2, label=path_label)
+        d.points["path"] = path_xy
+        extent.append(path_xy)
+    if force is not None:
+        mags = np.hypot(force[:, 0], force[:, 1])
+        scale = (0.4 * size / (mags.max() or 1.0)) if force_scale is None else force_scale
+        for k, f in enumerate(drawn):
+            if mags[f] == 0:
+                continue
+            _arrow(d, where[f], scale * force[f], label=force_label, text=None,
+                   vector=force[f], kind="force", color=_FORCE, offset=0.0)
+            d.arrows[-1].artist.arrow_patch.set_alpha(alphas[k])
+            extent.append(np.vstack([where[f], where[f] + scale * force[f]]))
+        ax.plot([], [], color=_FORCE, lw=2.0, label=force_label)
+    norm = mpl.colors.Normalize(*((times[0], times[-1]) if times is not None
+                                  else (0, n_frames - 1)))
+    sm = mpl.cm.ScalarMappable(norm=norm, cmap=mpl.colors.ListedColormap(
+        mpl.colormaps[cmap](np.linspace(0.15, 0.9, 256))))
+    bar = ax.figure.colorbar(sm, ax=ax, shrink=0.8, pad=0.02)
+    bar.set_label("time [s]" if times is not None else "frame")
+    _fit(ax, np.vstack(extent), margin=0.08 * size)
+    if spread:
+        ax.set_xlabel(f"x [m], postures shifted {spread:g} m apart")
+    if path_xy is not None or force is not None:
+        ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    return d
+
+
+class Animation:
+    """A stick-figure animation: a Play widget in JupyterLab, the strobe on a static page.
+
+    Built by :func:`animation`. Displayed in a notebook it offers both representations:
+    JupyterLab with a kernel shows the widget (Play button, frame slider, the posture of
+    the current frame); a page rendered without a kernel (nbconvert HTML, nbviewer) shows
+    the strobe picture, stored as ``image/png`` beside the widget.
+
+    Attributes
+    ----------
+    poses : numpy.ndarray, shape (n_frames, n_points, 2)
+        The postures [m].
+    strobe_png : bytes
+        The static strobe picture (PNG).
+    """
+
+    def __init__(self, poses: np.ndarray, pairs: list[tuple[int, int]], times, interval: int,
+                 path_xy, strobe_kwargs: dict, dpi: int) -> None:
+        self.poses = poses
+        self._pairs = pairs
+        self._times = times
+        self._interval = interval
+        self._path = path_xy
+        self._dpi = dpi
+        self.strobe_png = self._strobe_png(strobe_kwargs)
+        self._widget = None
+        self._fig = None
+
+    # static representation ------------------------------------------------------
+    def _strobe_png(self, kwargs: dict) -> bytes:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(6.5, 5.0), layout="constrained")
+        ax = fig.add_subplot()
+        strobe(self.poses, segments=self._pairs, times=self._times, ax=ax, **kwargs)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=self._dpi)
+        return buf.getvalue()
+
+    # interactive representation -------------------------------------------------
+    def _build(self):
+        import ipywidgets as widgets
+        from matplotlib.figure import Figure
+
+        pts = self.poses
+        fig = Figure(figsize=(5.5, 4.5), layout="constrained")
+        ax = fig.add_subplot()
+        flat = pts.reshape(-1, 2)
+        size = float(np.ptp(flat, axis=0).max()) or 1.0
+        _fit(ax, flat, margin=0.08 * size)
+        ax.grid(alpha=0.3)
+        lines = [ax.plot([], [], color="#1f3b73", lw=3.0, marker="o", ms=5)[0]
+                 for _ in self._pairs]
+        trail = ax.plot([], [], ls="--", color="0.4", lw=1.2)[0]
+        stamp = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top")
+        image = widgets.Image(format="png")
+        n = pts.shape[0]
+        play = widgets.Play(value=0, min=0, max=n - 1, step=1, interval=self._interval,
+                            description="play")
+        slider = widgets.IntSlider(value=0, min=0, max=n - 1, description="frame")
+        widgets.jslink((play, "value"), (slider, "value"))
+
+        def show(change: Any = None) -> None:
+            f = slider.value
+            for line, (i, j) in zip(lines, self._pairs, strict=True):
+                line.set_data(pts[f, [i, j], 0], pts[f, [i, j], 1])
+            if self._path is not None:
+                trail.set_data(self._path[: f + 1, 0], self._path[: f + 1, 1])
+            stamp.set_text(f"t = {self._times[f]:.3f} s" if self._times is not None
+                           else f"frame {f}")
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=self._dpi)
+            image.value = buf.getvalue()
+
+        slider.observe(show, names="value")
+        show()
+        self._fig = fig
+        self._show = show
+        box = widgets.VBox([widgets.HBox([play, slider]), image])
+        box.add_class("bmc-animation")
+        return box
+
+    @property
+    def widget(self):
+        """The ipywidgets box (Play, slider, image), built on first use."""
+        if self._widget is None:
+            self._widget = self._build()
+        return self._widget
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        bundle = dict(self.widget._repr_mimebundle_())
+        bundle["image/png"] = self.strobe_png
+        bundle["text/plain"] = repr(self)
+        return bundle
+
+    def __repr__(self) -> str:
+        return f"Animation({self.poses.shape[0]} frames, {self.poses.shape[1]} points)"
+
+
+def animation(
+    poses: ArrayLike,
+    *,
+    parents: Sequence[int] | None = None,
+    segments: Sequence[tuple[int, int]] | None = None,
+    times: ArrayLike | None = None,
+    interval: int = 50,
+    path: int | ArrayLike | None = None,
+    every: int | None = None,
+    dpi: int = 80,
+    **strobe_kwargs,
+) -> Animation:
+    r"""Animate stick-figure postures with a Play widget; the static page shows the strobe.
+
+    Parameters
+    ----------
+    poses : array_like, shape (n_frames, n_points, 2)
+        Point positions [m] over time.
+    parents, segments : optional
+        Connectivity for trees, as in :func:`model_sketch`; default a chain.
+    times : array_like, shape (n_frames,), optional
+        Time of each frame [s].
+    interval : int, optional
+        Time between frames when playing [ms]. Default 50.
+    path : int or array_like, shape (n_frames, 2), optional
+        A point (index) or positions [m] whose path is traced.
+    every : int, optional
+        Postures drawn in the static strobe: every ``every``-th frame; default about 12
+        postures in all.
+    dpi : int, optional
+        Resolution of the pictures [dots per inch]. Default 80.
+    **strobe_kwargs
+        More options of the static strobe (:func:`strobe`: ``forces``, ``force_points``,
+        ``path_label``, ``cmap``).
+
+    Returns
+    -------
+    Animation
+        Display it (last line of a cell). ``Animation.widget`` is the widget alone,
+        ``Animation.strobe_png`` the static picture.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bmc import drawing, kinematics
+    >>> t = np.linspace(0.0, 0.6, 31)
+    >>> q, _, _ = kinematics.forward_reach(t, 0.32, 0.43)
+    >>> anim = drawing.animation(kinematics.forward_kinematics([0.32, 0.43], q, joints=True),
+    ...                          times=t, path=-1)
+    >>> anim.strobe_png[:4] == b"\x89PNG"
+    True
+    """
+    pts = _poses(poses)
+    n_frames = pts.shape[0]
+    pairs = _connectivity(pts.shape[1], parents, segments)
+    if times is not None:
+        times = as_array(times, "times", unit="s", ndim=1)
+        if times.size != n_frames:
+            raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
+                             f"{times.size}")
+    if not isinstance(interval, (int, np.integer)) or interval <= 0:
+        raise ValueError(f"interval [ms] must be a positive integer; got {interval!r}")
+    path_xy = _per_frame(path, n_frames, pts, "path", "m")
+    every = max(1, round(n_frames / 12)) if every is None else every
+    kwargs = {"every": every, **strobe_kwargs}
+    if path is not None:
+        kwargs.setdefault("path", path)
+    return Animation(pts, pairs, times, int(interval), path_xy, kwargs, dpi)

@@ -1,0 +1,188 @@
+"""Model sketches: a chain or tree with joints, segment numbers, centres of mass, angles, g."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bmc._validation import as_array
+from bmc.drawing._base import (
+    _ANGLE,
+    _GRAVITY,
+    Arrow,
+    Drawing,
+    _capsule,
+    _com_symbol,
+    _connectivity,
+    _curved,
+    _fit,
+    _hinge,
+    _new_axes,
+    _text,
+)
+
+__all__ = ["model_sketch"]
+
+
+def _is_chain(model) -> bool:
+    return hasattr(model, "joint_positions") and hasattr(model, "com_positions")
+
+
+def model_sketch(
+    model,
+    q: ArrayLike | None = None,
+    *,
+    parents: Sequence[int] | None = None,
+    segments: Sequence[tuple[int, int]] | None = None,
+    com: ArrayLike | None = None,
+    angles: str | None = "joint",
+    symbol: str | None = None,
+    reference: float = 0.0,
+    values: bool = True,
+    gravity: bool = True,
+    numbers: bool = True,
+    ax=None,
+) -> Drawing:
+    r"""Sketch of a planar chain or tree: joints, segment numbers, centres of mass, angles, g.
+
+    Parameters
+    ----------
+    model : bmc.chain.PlanarChain or array_like, shape (k, 2)
+        A chain (drawn at ``q``), or the positions of the points [m] of any planar model
+        (joints and end points; for a tree give ``parents`` or ``segments``).
+    q : array_like, shape (n,), optional
+        Joint coordinates [rad]; needed for a chain.
+    parents : sequence of int, optional
+        For points: the parent point of each point, ``-1`` for a root; the segments join
+        each point to its parent. Default: a chain in the order of the points.
+    segments : sequence of (int, int), optional
+        For points: the segments as (proximal, distal) point indices (instead of
+        ``parents``).
+    com : array_like, shape (m, 2), optional
+        For points: the centre of mass of each segment [m], in the order of the segments.
+    angles : {"joint", "segment", None}, optional
+        ``"joint"`` (default): the course's coordinates, the first segment's angle from the
+        horizontal and every other segment's angle relative to its parent segment (from
+        the parent's extension, dashed); ``"segment"``: every segment's angle from the
+        horizontal; ``None``: no angles. Arcs run counter-clockwise for positive angles.
+    symbol : str, optional
+        TeX symbol of the angles: default ``"q"`` for joint angles and ``r"\phi"`` for
+        segment angles (``r"\alpha"`` for the two-link notebook).
+    reference : float, optional
+        Direction from which segment angles (and the angles of root segments) are measured
+        [rad from +x, counter-clockwise]: 0 (default) the forward horizontal, ``pi / 2`` the
+        upward vertical (as in Blajer and Czaplicki's model).
+    values : bool, optional
+        Add each angle's value in degrees. Default ``True``.
+    gravity : bool, optional
+        Draw the direction of gravity. Default ``True``.
+    numbers : bool, optional
+        Number the segments 1, 2, ... Default ``True``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw in; a new figure is made when omitted.
+
+    Returns
+    -------
+    Drawing
+        ``points`` holds ``"joints"`` (k, 2) and ``"com"`` (m, 2) [m]; ``labels`` the
+        angle and segment labels; ``arrows`` the direction of g.
+
+    Examples
+    --------
+    The two-link arm of notebook 2 with its angles named as there:
+
+    >>> import matplotlib.pyplot as plt
+    >>> import bmc
+    >>> arm = bmc.PlanarChain([0.32, 0.43], [0.14, 0.17], [1.96, 1.54], [0.020, 0.024])
+    >>> d = bmc.drawing.model_sketch(arm, [-0.4, 1.2], symbol=r"\alpha")
+    >>> d.points["com"].shape
+    (2, 2)
+    >>> plt.close("all")
+
+    A tree (a hip with two legs) from points and a parent list, angles from the vertical:
+
+    >>> pts = [[0.0, 0.9], [0.1, 0.5], [0.0, 0.1], [-0.1, 0.5], [-0.05, 0.1]]
+    >>> d = bmc.drawing.model_sketch(pts, parents=[-1, 0, 1, 0, 3], angles="segment",
+    ...                              reference=np.pi / 2)
+    >>> plt.close("all")
+
+    A :class:`bmc.reactions.PlanarTree` at coordinates ``q``, whose segments hang from points
+    along their parents: give each segment's two ends as points and the pairs as
+    ``segments``::
+
+        ends = np.vstack([tree.joint_positions(q), tree.distal_positions(q)])
+        model_sketch(ends, segments=[(i, tree.n + i) for i in range(tree.n)],
+                     angles="segment", reference=np.pi / 2)
+    """
+    if angles not in ("joint", "segment", None):
+        raise ValueError(f'angles must be "joint", "segment" or None; got {angles!r}')
+    if _is_chain(model):
+        if q is None:
+            raise ValueError("q [rad] is needed to draw a chain: one joint angle per link")
+        q = as_array(q, "q", unit="rad", last=model.n, ndim=1)
+        pts = model.joint_positions(q)
+        coms = model.com_positions(q)
+        pairs = _connectivity(len(pts), None, None)
+    else:
+        pts = as_array(model, "model points", unit="m", last=2, ndim=2)
+        pairs = _connectivity(len(pts), parents, segments)
+        coms = None if com is None else as_array(com, "com", unit="m", last=2, ndim=2)
+        if coms is not None and len(coms) != len(pairs):
+            raise ValueError(f"com must give one centre of mass per segment ({len(pairs)}); "
+                             f"got {len(coms)}")
+    symbol = symbol or ("q" if angles == "joint" else r"\phi")
+    seg_len = np.array([np.hypot(*(pts[b] - pts[a])) for a, b in pairs])
+    size = float(np.ptp(pts, axis=0).max()) or float(seg_len.max())
+    created = ax is None
+    ax = _new_axes(ax)
+    d = Drawing(ax, points={"joints": pts})
+    for j, (a, b) in enumerate(pairs):
+        _capsule(ax, pts[a], pts[b], 0.035 * size)
+        if numbers:
+            mid = (pts[a] + pts[b]) / 2
+            u = (pts[b] - pts[a]) / seg_len[j]
+            where = mid + 0.06 * size * np.array([-u[1], u[0]])
+            _text(d, where, str(j + 1), fontsize=9,
+                  bbox={"boxstyle": "circle,pad=0.2", "fc": "white", "ec": "0.3"})
+    for p in pts:
+        _hinge(ax, p, 0.012 * size)
+    if coms is not None:
+        for c in coms:
+            _com_symbol(ax, c, 0.014 * size)
+        d.points["com"] = coms
+    extent = [pts]
+    if angles is not None:
+        parent_of = {b: idx for idx, (_, b) in enumerate(pairs)}
+        for j, (a, b) in enumerate(pairs):
+            phi = np.arctan2(*(pts[b] - pts[a])[::-1])
+            ref = float(reference)
+            parent = parent_of.get(a)
+            if angles == "joint" and parent is not None:
+                pa, pb = pairs[parent]
+                ref = np.arctan2(*(pts[pb] - pts[pa])[::-1])
+            value = (phi - ref + np.pi) % (2 * np.pi) - np.pi
+            radius = 0.3 * min(seg_len[j], seg_len[parent] if parent is not None and
+                               angles == "joint" else seg_len[j])
+            ref_end = pts[a] + 1.3 * radius * np.array([np.cos(ref), np.sin(ref)])
+            ax.plot(*np.column_stack([pts[a], ref_end]), ls="--", color="0.5", lw=1.0)
+            if abs(value) > 1e-6:
+                _curved(d, pts[a], radius, ref, value, color=_ANGLE, lw=1.3)
+            mid = ref + value / 2
+            where = pts[a] + 1.45 * radius * np.array([np.cos(mid), np.sin(mid)])
+            text = f"${symbol}_{{{j + 1}}}$"
+            if values:
+                text += f" = {np.degrees(value):.0f}°"
+            _text(d, where, text, color=_ANGLE, fontsize=9)
+            extent.append(np.vstack([ref_end, where]))
+    if gravity:
+        head, tail = np.array([0.93, 0.78]), np.array([0.93, 0.95])
+        artist = ax.annotate("", xy=head, xytext=tail, xycoords="axes fraction",
+                             arrowprops={"arrowstyle": "-|>", "color": _GRAVITY, "lw": 2.0})
+        d.arrows.append(Arrow("g", "gravity", tail, np.array([0.0, -1.0]), head - tail,
+                              artist))
+        ax.text(0.955, 0.86, "$g$", transform=ax.transAxes, color=_GRAVITY, fontsize=11)
+        d.labels.append("$g$")
+    _fit(ax, np.vstack(extent), margin=0.12 * size, resize=created)
+    return d
