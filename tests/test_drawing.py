@@ -82,12 +82,19 @@ def test_fbd_arrows_point_along_their_forces(arm, rng):
     d = drawing.free_body_diagram(arm, q, segment=0, qd=qd, qdd=qdd)
     assert len(d.arrows) == 3 and len(d.moments) == 2
     artists = _arrow_artists(d.ax)
+    joints = arm.joint_positions(q)
+    points = {"m_{1} g": arm.com_positions(q)[0], r"\mathbf{F}_{1}": joints[0],
+              r"-\mathbf{F}_{2}": joints[1]}
     for arrow in d.arrows:
         _assert_same_direction(arrow.delta, arrow.vector)
-        # the artist drawn is the recorded arrow: tail at the point, head at tail + delta
+        # the artist drawn is the recorded arrow: tail to tail + delta
         np.testing.assert_allclose(arrow.artist.xyann, arrow.tail, atol=1e-12)
         np.testing.assert_allclose(arrow.artist.xy, arrow.tail + arrow.delta, atol=1e-12)
         assert arrow.artist in artists
+        # it acts at its point: its tail (pulling) or its head (pushing) is there
+        np.testing.assert_allclose(arrow.point, points[arrow.label], atol=1e-12)
+        ends = [arrow.tail, arrow.tail + arrow.delta]
+        assert min(np.hypot(*(e - arrow.point)) for e in ends) < 1e-12
 
 
 def test_fbd_labels_and_com(arm):
@@ -133,6 +140,14 @@ def test_segment_diagram_explicit_loads():
     assert [a.kind for a in d.arrows] == ["weight", "force", "force"]
     for arrow, vec in zip(d.arrows[1:], (grf, ankle), strict=True):
         _assert_same_direction(arrow.delta, vec)
+    # the ground reaction pushes on the foot: drawn from below, its head at the COP
+    np.testing.assert_allclose(d.arrows[1].tail + d.arrows[1].delta, [0.12, 0.0], atol=1e-12)
+    # the shank pushes the foot down (compression, towards the foot's COM): from above too
+    np.testing.assert_allclose(d.arrows[2].tail + d.arrows[2].delta, [0.0, 0.08], atol=1e-12)
+    # a force pulling away from the COM has its tail at its point
+    pull = drawing.segment_diagram([0.0, 0.0], [1.0, 0.0], [0.5, 0.0],
+                                   forces={"T": ([1.0, 0.0], [10.0, 0.0])})
+    np.testing.assert_allclose(pull.arrows[0].tail, [1.0, 0.0])
     # one scale for all forces: arrow lengths proportional to the forces
     lengths = [np.hypot(*a.delta) for a in d.arrows[1:]]
     np.testing.assert_allclose(lengths[0] / lengths[1], np.hypot(*grf) / np.hypot(*ankle))

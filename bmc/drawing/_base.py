@@ -28,13 +28,16 @@ class Arrow:
     kind : str
         ``"force"``, ``"weight"`` or ``"gravity"`` (the direction of g).
     tail : numpy.ndarray, shape (2,)
-        Point of application [m].
+        Tail of the arrow as drawn [m].
     vector : numpy.ndarray, shape (2,)
         The force [N] (for ``"gravity"``: the unit vector of g).
     delta : numpy.ndarray, shape (2,)
         The arrow as drawn, head minus tail, in data units [m].
     artist : matplotlib.text.Annotation
         The arrow's artist.
+    point : numpy.ndarray, shape (2,)
+        Point of application [m]: the tail, or the head of a force that pushes on the
+        segment (drawn from outside, so that it stays clear of the segment).
     """
 
     label: str
@@ -43,6 +46,7 @@ class Arrow:
     vector: np.ndarray
     delta: np.ndarray
     artist: Any = None
+    point: np.ndarray | None = None
 
 
 @dataclass
@@ -117,24 +121,36 @@ def _text(drawing: Drawing, xy, text: str, **kwargs) -> None:
     drawing.labels.append(text)
 
 
-def _arrow(drawing: Drawing, tail, delta, *, label: str, text: str | None, vector, kind: str,
-           color: str, offset: float) -> None:
-    tail = np.asarray(tail, float)
+def _arrow(drawing: Drawing, point, delta, *, label: str, text: str | None, vector, kind: str,
+           color: str, offset: float, head_at_point: bool = False,
+           beside: bool = False) -> None:
+    """Draw a force arrow from its point of application (or ending there, when it pushes)."""
+    point = np.asarray(point, float)
     delta = np.asarray(delta, float)
+    tail = point - delta if head_at_point else point
     head = tail + delta
     artist = drawing.ax.annotate(
         "", xy=head, xytext=tail,
         arrowprops={"arrowstyle": "-|>,head_width=0.3,head_length=0.6", "color": color,
                     "lw": 2.0, "shrinkA": 0, "shrinkB": 0},
+        zorder=7,  # above the hinges, so that a head ending on a joint stays visible
     )
-    drawing.arrows.append(Arrow(label, kind, tail, np.asarray(vector, float), delta, artist))
-    if text:
+    drawing.arrows.append(Arrow(label, kind, tail, np.asarray(vector, float), delta, artist,
+                                point))
+    if text and beside:  # beside the middle of the arrow (the weight, below the COM)
         norm = np.hypot(*delta) or 1.0
-        where = head + offset * delta / norm
+        side = np.array([delta[1], -delta[0]]) / norm
+        side = side if side[0] >= 0 else -side
+        _text(drawing, tail + delta / 2 + 1.5 * offset * side, text, color=color, ha="left")
+    elif text:
+        norm = np.hypot(*delta) or 1.0
+        # the label sits beyond the free end of the arrow
+        out = -delta if head_at_point else delta
+        where = (tail if head_at_point else head) + offset * out / norm
         _text(drawing, where, text, color=color,
-              ha="left" if delta[0] > 0.3 * norm else "right" if delta[0] < -0.3 * norm
+              ha="left" if out[0] > 0.3 * norm else "right" if out[0] < -0.3 * norm
               else "center",
-              va="bottom" if delta[1] > 0.3 * norm else "top" if delta[1] < -0.3 * norm
+              va="bottom" if out[1] > 0.3 * norm else "top" if out[1] < -0.3 * norm
               else "center")
 
 
@@ -215,8 +231,13 @@ def _tex(label: str) -> str:
     return f"${label}$"
 
 
+def _number(value: float) -> str:
+    """Three significant digits, never in exponent form for body-sized loads."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
 def _value_text(label: str, value: float, unit: str, symbolic: bool) -> str:
-    return _tex(label) if symbolic else f"{_tex(label)} = {value:.3g} {unit}"
+    return _tex(label) if symbolic else f"{_tex(label)} = {_number(value)} {unit}"
 
 
 def _connectivity(n_points: int, parents: Sequence[int] | None,

@@ -45,8 +45,9 @@ def segment_diagram(
 
     The segment is drawn as a bar from ``proximal`` to ``distal`` with its centre of mass,
     its weight ``m g`` at the centre of mass (if ``mass`` is given), each force as an arrow
-    whose tail is its point of application and each moment as a curved arrow about its
-    point (counter-clockwise for a positive value).
+    at its point of application (its tail there when it pulls, its head there when it pushes
+    towards the centre of mass, so that every arrow stays clear of the segment) and each
+    moment as a curved arrow about its point (counter-clockwise for a positive value).
 
     Parameters
     ----------
@@ -148,13 +149,14 @@ def segment_diagram(
     if weight is not None:
         text = _value_text(weight_label, mass * g, "N", symbolic)
         _arrow(d, rc, shown(weight), label=weight_label, text=text, vector=weight,
-               kind="weight", color=_GRAVITY, offset=offset)
+               kind="weight", color=_GRAVITY, offset=offset, beside=True)
         every.append(rc + shown(weight))
     for name, point, vec in loads:
         text = _value_text(name, float(np.hypot(*vec)), "N", symbolic)
+        pushes = float(np.dot(vec, rc - point)) > 0  # towards the segment: draw from outside
         _arrow(d, point, shown(vec), label=name, text=text, vector=vec, kind="force",
-               color=_FORCE, offset=offset)
-        every += [point, point + shown(vec)]
+               color=_FORCE, offset=offset, head_at_point=pushes)
+        every += [point, point - shown(vec) if pushes else point + shown(vec)]
     radius = 0.14 * length
     axis_angle = np.arctan2(*(rd - rp)[::-1])
     for name, (point, value) in (moments or {}).items():

@@ -47,7 +47,7 @@ def strobe(
     parents: Sequence[int] | None = None,
     segments: Sequence[tuple[int, int]] | None = None,
     times: ArrayLike | None = None,
-    every: int = 1,
+    every: int | None = None,
     path: int | ArrayLike | None = None,
     path_label: str = "path",
     forces: ArrayLike | None = None,
@@ -72,7 +72,7 @@ def strobe(
     every : int, optional
         Draw every ``every``-th posture; the first and the last are always drawn (the last
         replaces the one before it when they are less than ``every / 2`` frames apart).
-        Default 1.
+        Default: about 12 postures in all.
     path : int or array_like, shape (n_frames, 2), optional
         A point whose path is drawn over all frames: its index in ``poses`` or its
         positions [m] (for example the centre of mass).
@@ -121,6 +121,8 @@ def strobe(
 
     pts = _poses(poses)
     n_frames = pts.shape[0]
+    if every is None:
+        every = max(1, round(n_frames / 12))
     if not isinstance(every, (int, np.integer)) or every < 1:
         raise ValueError(f"every must be a positive integer (frames); got {every!r}")
     pairs = _connectivity(pts.shape[1], parents, segments)
