@@ -317,3 +317,32 @@ def test_animation_static_page_shows_the_strobe():
     nb.cells = [cell]
     html, _ = HTMLExporter().from_notebook_node(nb)
     assert "data:image/png;base64," in html
+
+
+# ----------------------------------------------------------------------- gait
+@pytest.fixture(scope="module")
+def running():
+    import bmc
+    from bmc import newton_euler
+
+    run = bmc.datasets.load_running()
+    return run, newton_euler.lower_limb(run.markers, run.grf, run.freq, run.segments)
+
+
+def test_lower_limb_diagrams_balance_newton(running):
+    """Sum of the drawn forces on each segment = m a_COM (Newton's second law)."""
+    run, res = running
+    f = int(np.nonzero(run.grf[:, 1] > 0)[0][200])    # a stance frame
+    panels = drawing.lower_limb_diagrams(res, run.grf, f, run.segments.mass)
+    assert [len(p.arrows) for p in panels] == [3, 3, 3]      # weight + two forces each
+    assert [len(p.moments) for p in panels] == [2, 2, 1]
+    for s, panel in enumerate(panels):
+        total = sum(a.vector for a in panel.arrows)
+        # lower_limb's own equations, so agreement to round-off of ~1 kN forces
+        np.testing.assert_allclose(total, run.segments.mass[s] * res.com_acceleration[f, s],
+                                   atol=1e-8)
+        np.testing.assert_allclose(panel.points["com"], res.com[f, s])
+    grf_arrow = panels[2].arrows[-1]
+    assert grf_arrow.label == r"\mathbf{F}_{GRF}"
+    np.testing.assert_allclose(grf_arrow.point, [run.grf[f, 2], 0.0])
+    _assert_same_direction(grf_arrow.delta, run.grf[f, :2])

@@ -16,7 +16,9 @@ Matplotlib (and ipywidgets, for :func:`animation`) are imported inside the funct
 
 - :func:`free_body_diagram`: a segment of a chain, loads computed by Newton-Euler.
 - :func:`segment_diagram`: the same picture from explicit points, forces and moments
-  (the gait notebook's foot, shank and thigh; a 3D segment projected on the sagittal plane).
+  (a 3D segment projected on the sagittal plane, any other model).
+- :func:`lower_limb_diagrams`: thigh, shank and foot of a gait analysis
+  (:func:`bmc.newton_euler.lower_limb`) with the ground reaction.
 - :func:`model_sketch`: a chain or tree with joints, segment numbers, centres of mass, angles
   and the direction of gravity.
 - :func:`strobe`: overlaid postures over time, fading by time, optional path and force.
@@ -27,7 +29,7 @@ Matplotlib (and ipywidgets, for :func:`animation`) are imported inside the funct
 from __future__ import annotations
 
 from bmc.drawing._base import Arrow, Drawing, Moment
-from bmc.drawing.diagrams import free_body_diagram, segment_diagram
+from bmc.drawing.diagrams import free_body_diagram, lower_limb_diagrams, segment_diagram
 from bmc.drawing.motion import Animation, animation, strobe
 from bmc.drawing.sketch import model_sketch
 
@@ -38,6 +40,7 @@ __all__ = [
     "Moment",
     "animation",
     "free_body_diagram",
+    "lower_limb_diagrams",
     "model_sketch",
     "segment_diagram",
     "strobe",

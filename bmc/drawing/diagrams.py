@@ -22,7 +22,7 @@ from bmc.drawing._base import (
     _value_text,
 )
 
-__all__ = ["free_body_diagram", "segment_diagram"]
+__all__ = ["free_body_diagram", "lower_limb_diagrams", "segment_diagram"]
 
 
 def segment_diagram(
@@ -285,3 +285,88 @@ def free_body_diagram(
                         lever_arms=lever_arms, force_scale=force_scale,
                         weight_label=rf"m_{{{i}}} g", title=f"segment {i}", ax=ax)
     return d
+
+
+def lower_limb_diagrams(
+    result,
+    grf: ArrayLike,
+    frame: int,
+    masses: ArrayLike,
+    *,
+    g: float = 9.80665,
+    symbolic: bool = False,
+    axes=None,
+) -> list[Drawing]:
+    r"""Free-body diagrams of thigh, shank and foot at one frame of a gait analysis.
+
+    The loads are those of :func:`bmc.newton_euler.lower_limb`: at each segment's proximal
+    joint the force and moment on it (:math:`\mathbf{F}_h, M_h` at the hip, ``k`` knee,
+    ``a`` ankle), at its distal joint their reactions (:math:`-\mathbf{F}_k, -M_k`, ...),
+    and on the foot the ground reaction at the centre of pressure.
+
+    Parameters
+    ----------
+    result : bmc.newton_euler.LowerLimbResult
+        The joint loads and the markers and centres of mass they were computed from.
+    grf : array_like, shape (N, 3)
+        Ground reaction ``Fx, Fy`` [N] and centre of pressure ``x`` [m] (ground at y = 0),
+        as given to :func:`~bmc.newton_euler.lower_limb`.
+    frame : int
+        Index of the frame to draw.
+    masses : array_like, shape (3,)
+        Masses of thigh, shank and foot [kg] (``run.segments.mass``).
+    g : float, optional
+        Gravitational acceleration [m/s^2] used in the analysis. Default 9.80665.
+    symbolic : bool, optional
+        Label with symbols only. Default ``False``.
+    axes : sequence of three matplotlib.axes.Axes, optional
+        Where to draw thigh, shank and foot; a new row of three panels by default.
+
+    Returns
+    -------
+    list of Drawing
+        Thigh, shank, foot.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import bmc
+    >>> run = bmc.datasets.load_running()       # doctest: +SKIP
+    >>> res = bmc.newton_euler.lower_limb(run.markers, run.grf, run.freq,
+    ...                                   run.segments)  # doctest: +SKIP
+    >>> panels = bmc.drawing.lower_limb_diagrams(res, run.grf, 3000,
+    ...                                          run.segments.mass)  # doctest: +SKIP
+    >>> plt.close("all")
+    """
+    grf = as_array(grf, "grf", last=3, ndim=2)
+    masses = as_array(masses, "masses", unit="kg", last=3, ndim=1)
+    n_frames = result.markers.shape[0]
+    if not isinstance(frame, (int, np.integer)) or not -n_frames <= frame < n_frames:
+        raise ValueError(f"frame must be an integer index of one of the {n_frames} frames; "
+                         f"got {frame!r}")
+    if grf.shape[0] != n_frames:
+        raise ValueError(f"grf must have one row per frame of the result ({n_frames}); got "
+                         f"{grf.shape[0]}")
+    if axes is None:
+        import matplotlib.pyplot as plt
+
+        _, axes = plt.subplots(1, 3, figsize=(12.0, 4.8), layout="constrained")
+    elif len(axes) != 3:
+        raise ValueError(f"axes must hold three Axes (thigh, shank, foot); got {len(axes)}")
+    mk, com = result.markers[frame], result.com[frame]
+    forces, moments = result.forces[frame], result.moments[frame]
+    cop = np.array([grf[frame, 2], 0.0])
+    joint = ("h", "k", "a")
+    drawings = []
+    for s, name in enumerate(("thigh", "shank", "foot")):
+        loads = {rf"\mathbf{{F}}_{joint[s]}": (mk[s], forces[s])}
+        torques = {rf"M_{joint[s]}": (mk[s], moments[s])}
+        if s < 2:
+            loads[rf"-\mathbf{{F}}_{joint[s + 1]}"] = (mk[s + 1], -forces[s + 1])
+            torques[rf"-M_{joint[s + 1]}"] = (mk[s + 1], -moments[s + 1])
+        elif np.any(grf[frame, :2] != 0):
+            loads[r"\mathbf{F}_{GRF}"] = (cop, grf[frame, :2])
+        drawings.append(segment_diagram(mk[s], mk[s + 1], com[s], mass=float(masses[s]), g=g,
+                                        forces=loads, moments=torques, symbolic=symbolic,
+                                        title=name, ax=axes[s]))
+    return drawings
