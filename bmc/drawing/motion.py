@@ -41,6 +41,15 @@ def _per_frame(value, n_frames: int, poses: np.ndarray, name: str, unit: str):
     return arr
 
 
+def _figsize(pts: np.ndarray, width: float, *, colour_bar: bool = False):
+    """Figure size [in] that fits the postures' extent at equal scales."""
+    span = np.ptp(pts.reshape(-1, 2), axis=0)
+    size = float(span.max()) or 1.0
+    ratio = float(np.clip((span[1] + 0.2 * size) / (span[0] + 0.2 * size), 0.4, 1.3))
+    plot_width = width - (1.2 if colour_bar else 0.6)
+    return width, plot_width * ratio + 0.7
+
+
 def strobe(
     poses: ArrayLike,
     *,
@@ -164,8 +173,8 @@ def strobe(
     if ax is None:
         import matplotlib.pyplot as plt
 
-        ratio = float(np.clip((span[1] + 0.2 * size) / (span[0] + 0.2 * size), 0.4, 1.3))
-        _, ax = plt.subplots(figsize=(7.0, 7.0 * ratio * 0.85 + 0.6), layout="constrained")
+        _, ax = plt.subplots(figsize=_figsize(pts[drawn], 7.0, colour_bar=True),
+                             layout="constrained")
     d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn))
     colours = mpl.colormaps[cmap](np.linspace(0.15, 0.9, len(drawn)))
     alphas = np.linspace(0.45, 1.0, len(drawn))
@@ -236,7 +245,7 @@ class Animation:
     def _strobe_png(self, kwargs: dict) -> bytes:
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=(6.5, 5.0), layout="constrained")
+        fig = Figure(figsize=_figsize(self.poses, 6.5, colour_bar=True), layout="constrained")
         ax = fig.add_subplot()
         strobe(self.poses, segments=self._pairs, times=self._times, ax=ax, **kwargs)
         buf = io.BytesIO()
@@ -249,7 +258,7 @@ class Animation:
         from matplotlib.figure import Figure
 
         pts = self.poses
-        fig = Figure(figsize=(5.5, 4.5), layout="constrained")
+        fig = Figure(figsize=_figsize(pts, 5.5), layout="constrained")
         ax = fig.add_subplot()
         flat = pts.reshape(-1, 2)
         size = float(np.ptp(flat, axis=0).max()) or 1.0
