@@ -68,7 +68,8 @@ def segment_diagram(
         drawn [m] and its value [N m], counter-clockwise positive.
     symbolic : bool, optional
         ``True`` labels with symbols only (for derivations; moments drawn counter-clockwise,
-        the positive sense); ``False`` (default) adds the value and unit, e.g.
+        the positive sense, and forces that are zero in the numbers given drawn with
+        positive components); ``False`` (default) adds the value and unit, e.g.
         ``F_p = 12.3 N``.
     lever_arms : bool, optional
         Draw dashed lines from the proximal joint to the centre of mass and to each force's
@@ -153,6 +154,9 @@ def segment_diagram(
         every.append(rc + shown(weight))
     for name, point, vec in loads:
         text = _value_text(name, float(np.hypot(*vec)), "N", symbolic)
+        if symbolic and not np.any(vec):
+            # an unknown that happens to be zero here: drawn with positive components
+            vec = np.array([1.0, 1.0]) * 0.3 * length / scale / np.sqrt(2)
         pushes = float(np.dot(vec, rc - point)) > 0  # towards the segment: draw from outside
         _arrow(d, point, shown(vec), label=name, text=text, vector=vec, kind="force",
                color=_FORCE, offset=offset, head_at_point=pushes)

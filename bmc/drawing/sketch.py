@@ -176,13 +176,20 @@ def model_sketch(
                 text += f" = {np.degrees(value):.0f}°"
             _text(d, where, text, color=_ANGLE, fontsize=9)
             extent.append(np.vstack([ref_end, where]))
+    _fit(ax, np.vstack(extent), margin=0.12 * size, resize=created)
     if gravity:
-        head, tail = np.array([0.93, 0.78]), np.array([0.93, 0.95])
+        # in the corner of the axes farthest from every drawn point
+        (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+        drawn = np.vstack(extent)
+        frac = (drawn - [x0, y0]) / [x1 - x0, y1 - y0]
+        corners = [(0.07, 0.95), (0.93, 0.95), (0.07, 0.30), (0.93, 0.30)]
+        x, top = max(corners, key=lambda c: np.hypot(*(frac - [c[0], c[1] - 0.08]).T).min())
+        tail, head = np.array([x, top]), np.array([x, top - 0.17])
         artist = ax.annotate("", xy=head, xytext=tail, xycoords="axes fraction",
                              arrowprops={"arrowstyle": "-|>", "color": _GRAVITY, "lw": 2.0})
         d.arrows.append(Arrow("g", "gravity", tail, np.array([0.0, -1.0]), head - tail,
                               artist))
-        ax.text(0.955, 0.86, "$g$", transform=ax.transAxes, color=_GRAVITY, fontsize=11)
+        ax.text(x + 0.025, top - 0.09, "$g$", transform=ax.transAxes, color=_GRAVITY,
+                fontsize=11)
         d.labels.append("$g$")
-    _fit(ax, np.vstack(extent), margin=0.12 * size, resize=created)
     return d
