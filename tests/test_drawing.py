@@ -178,6 +178,9 @@ def test_model_sketch_chain_angles_and_coms(arm):
                                kinematics.forward_kinematics(arm.lengths, q, joints=True))
     texts = _texts(d.ax)
     assert r"$\alpha_{1}$ = -23°" in texts and r"$\alpha_{2}$ = 69°" in texts
+    # the arcs measure the chain's joint coordinates (angles from the drawn points)
+    np.testing.assert_allclose([d.angles[r"\alpha_{1}"], d.angles[r"\alpha_{2}"]], q,
+                               atol=1e-12)
     assert "1" in texts and "2" in texts and "$g$" in texts
     (g,) = d.arrows
     _assert_same_direction(g.delta, [0.0, -1.0])

@@ -92,6 +92,8 @@ class Drawing:
         Every text placed (as rendered, with dollars).
     frames : int
         Number of postures drawn (:func:`strobe`), 1 otherwise.
+    angles : dict of str to float
+        Angles drawn as arcs (:func:`model_sketch`), TeX symbol to value [rad].
     """
 
     ax: Any
@@ -100,6 +102,7 @@ class Drawing:
     points: dict[str, np.ndarray] = field(default_factory=dict)
     labels: list[str] = field(default_factory=list)
     frames: int = 1
+    angles: dict[str, float] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return (f"Drawing({len(self.arrows)} arrow(s), {len(self.moments)} moment(s), "

@@ -86,8 +86,9 @@ def model_sketch(
     Returns
     -------
     Drawing
-        ``points`` holds ``"joints"`` (k, 2) and ``"com"`` (m, 2) [m]; ``labels`` the
-        angle and segment labels; ``arrows`` the direction of g.
+        ``points`` holds ``"joints"`` (k, 2) and ``"com"`` (m, 2) [m]; ``angles`` each
+        angle drawn [rad]; ``labels`` the angle and segment labels; ``arrows`` the
+        direction of g.
 
     Examples
     --------
@@ -171,6 +172,7 @@ def model_sketch(
                 _curved(d, pts[a], radius, ref, value, color=_ANGLE, lw=1.3)
             mid = ref + value / 2
             where = pts[a] + 1.45 * radius * np.array([np.cos(mid), np.sin(mid)])
+            d.angles[f"{symbol}_{{{j + 1}}}"] = float(value)
             text = f"${symbol}_{{{j + 1}}}$"
             if values:
                 text += f" = {np.degrees(value):.0f}°"
