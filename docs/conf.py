@@ -15,9 +15,10 @@ BMC_REPOSITORY, BMC_BRANCH
 from __future__ import annotations
 
 import os
+import re
 import sys
-import tomllib
-from importlib.metadata import PackageNotFoundError, version as _dist_version
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,11 +29,14 @@ def _version() -> str:
     """Return bmc's version: the installed metadata, else pyproject.toml (one source)."""
     try:
         return _dist_version("bmc")
-    except PackageNotFoundError:
-        for folder in (HERE, *HERE.parents):
+    except PackageNotFoundError:  # a source tree on PYTHONPATH; build_site.py names it
+        for folder in (Path(os.environ.get("BMC_REPO_ROOT", HERE)), HERE, *HERE.parents):
             pyproject = folder / "pyproject.toml"
             if pyproject.is_file():
-                return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+                found = re.search(r'^version = "([^"]+)"', pyproject.read_text(encoding="utf-8"),
+                                  flags=re.M)
+                if found:
+                    return found.group(1)
     return "unknown"
 
 

@@ -42,6 +42,10 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+# Stylesheets or scripts that stored HTML outputs load from the web: matplotlib's JSHTML
+# animation links Font Awesome 4 from a CDN (the theme's own Font Awesome draws the icons).
+_REMOTE_ASSET = re.compile(r"<(link|script)\b[^>]*\b(href|src)=[\"']https?://[^>]*>(\s*</script>)?",
+                           flags=re.I)
 # Hand-written docs/ content that must not be staged (build output, editor litter).
 _SKIP = shutil.ignore_patterns("_build", "__pycache__", ".ipynb_checkpoints")
 
@@ -91,8 +95,9 @@ def _is_module(module: str, attr: str) -> bool:
 def _home(value: object, modules: list[str], here: str, attr: str) -> str | None:
     """Return the other public module that documents ``value`` in full, if there is one."""
     origin = getattr(value, "__module__", None)
-    if (origin and origin != here and origin in modules
-            and attr in module_all(origin) and (inspect.isclass(value) or inspect.isroutine(value))):
+    documented = inspect.isclass(value) or inspect.isroutine(value)
+    if (documented and origin and origin != here and origin in modules
+            and attr in module_all(origin)):
         return origin
     return None
 
@@ -113,11 +118,12 @@ def _api_page(name: str, modules: list[str]) -> str:
     lines += [f".. automodule:: {name}", "   :no-members:", ""]
     if submodules:
         lines += ["Submodules: " + ", ".join(f":mod:`{name}.{s}`" for s in submodules), ""]
+    lines += [f".. currentmodule:: {name}", ""]
     if "__version__" in exported:
-        lines += [f".. py:data:: {name}.__version__", "",
+        lines += [".. py:data:: __version__", "",
                   f"   The installed version of ``{name}`` (from the package metadata).", ""]
     if objects:
-        lines += [".. currentmodule:: " + name, "", ".. autosummary::", ""]
+        lines += [".. autosummary::", ""]
         lines += [f"   {obj}" for obj in objects]
         lines += [""]
         for obj in objects:
@@ -125,7 +131,7 @@ def _api_page(name: str, modules: list[str]) -> str:
             home = _home(value, modules, name, obj)
             if home is not None:
                 kind, role = ("class", "class") if inspect.isclass(value) else ("function", "func")
-                lines += [f".. py:{kind}:: {name}.{obj}", "   :no-index-entry:", "",
+                lines += [f".. py:{kind}:: {obj}", "   :no-index-entry:", "",
                           f"   The same object as :py:{role}:`{home}.{obj}`, re-exported here.",
                           ""]
                 continue
@@ -163,7 +169,8 @@ def _static_notebook(source: Path, target: Path) -> None:
 
     An output bundle that carries both a widget view and an ``image/png`` keeps the PNG (the
     site's render priority shows it); one with a widget view and no image is removed, since a
-    static page could only print its ``text/plain`` repr.
+    static page could only print its ``text/plain`` repr. Links to remote stylesheets and
+    scripts in stored HTML outputs are removed: the site must work with no network.
     """
     nb = json.loads(source.read_text(encoding="utf-8"))
     nb.get("metadata", {}).pop("widgets", None)
@@ -177,6 +184,10 @@ def _static_notebook(source: Path, target: Path) -> None:
                 if "image/png" not in data:
                     continue
                 out = {**out, "data": {k: v for k, v in data.items() if k != WIDGET_VIEW}}
+            if "text/html" in out.get("data", {}):
+                html = out["data"]["text/html"]
+                html = "".join(html) if isinstance(html, list) else html
+                out = {**out, "data": {**out["data"], "text/html": _REMOTE_ASSET.sub("", html)}}
             kept.append(out)
         cell["outputs"] = kept
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -265,7 +276,7 @@ def build(out: Path, *, warnings_as_errors: bool = True) -> float:
             "-d", str(out / "doctrees"), str(out / "src"), str(out / "html")]
     if warnings_as_errors:
         args[3:3] = ["-W", "--keep-going"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+    env = {**os.environ, "BMC_REPO_ROOT": str(REPO), "PYTHONPATH": os.pathsep.join(
         p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
     subprocess.run(args, check=True, cwd=REPO, env=env)
     elapsed = time.perf_counter() - start
