@@ -110,8 +110,7 @@ def _api_page(name: str, modules: list[str]) -> str:
     as ``bmc.PlanarChain``) gets a short entry pointing to its full documentation there.
     """
     module = importlib.import_module(name)
-    title = f"``{name}``"
-    lines = [f".. _api-{name}:", "", title, "=" * len(title), ""]
+    lines = [f".. _api-{name}:", "", name, "=" * len(name), ""]
     exported = module_all(name)
     submodules = [a for a in exported if _is_module(name, a)]
     objects = [a for a in exported if a not in submodules and a != "__version__"]
