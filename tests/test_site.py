@@ -94,7 +94,8 @@ def _offline_prefix() -> list[str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
     """Build the site once, offline, warnings as errors; return its html folder."""
-    missing = [m for m in ("sphinx", "myst_nb", "numpydoc", "pydata_sphinx_theme", "bs4")
+    missing = [m for m in ("sphinx", "myst_nb", "numpydoc", "pydata_sphinx_theme",
+                           "sphinx-mathjax-offline", "bs4")
                if importlib.util.find_spec(m) is None]
     if missing:
         _skip_or_fail(f"the site needs the docs extra (pip install -e '.[docs]'); "
