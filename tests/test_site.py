@@ -77,7 +77,13 @@ build_site = _load_build_tool()
 def _report(request: pytest.FixtureRequest, line: str) -> None:
     """Write a line to the terminal even under output capture."""
     reporter = request.config.pluginmanager.getplugin("terminalreporter")
-    if reporter is not None:
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    if reporter is None:
+        return
+    if capture is None:
+        reporter.write_line(line)
+        return
+    with capture.global_and_fixture_disabled():
         reporter.write_line(line)
 
 
