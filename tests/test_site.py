@@ -55,7 +55,6 @@ PAGE_TIMEOUT = 30_000  # [ms] one page load plus MathJax typesetting
 # the explorer check is an expected failure; strict, so it must be switched on when they are.
 EXPLORER_FALLBACK_STORED = False
 
-pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def _skip_or_fail(message: str) -> None:
@@ -138,9 +137,55 @@ def _pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if p.relative_to(site).parts[0] != "_static")
 
 
+# --------------------------------------------------------------------------- staging
+
+
+def _bundle(*mimes: str) -> dict:
+    data = {m: {"model_id": "abc", "version_major": 2, "version_minor": 0} if m == WIDGET_VIEW
+            else "iVBORw0KGgo=" if m == "image/png" else "x" for m in mimes}
+    return {"output_type": "display_data", "data": data, "metadata": {}}
+
+
+def test_staged_notebook_keeps_the_explorer_png_and_drops_widget_only_outputs(tmp_path):
+    cells = [
+        {"cell_type": "code", "source": "", "metadata": {}, "execution_count": 1,
+         "outputs": [_bundle(WIDGET_VIEW, "image/png", "text/plain")]},   # one bundle
+        {"cell_type": "code", "source": "", "metadata": {}, "execution_count": 2,
+         "outputs": [_bundle("image/png"), _bundle(WIDGET_VIEW, "text/plain")]},  # two outputs
+        {"cell_type": "code", "source": "", "metadata": {}, "execution_count": 3,
+         "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"text/html": [
+             '<link rel="stylesheet" href="https://cdn.example.org/fa.css">\n',
+             '<script src="https://cdn.example.org/x.js"></script><div id="anim"></div>']}}]},
+    ]
+    nb = {"cells": cells, "nbformat": 4, "nbformat_minor": 5,
+          "metadata": {"widgets": {"application/vnd.jupyter.widget-state+json": {}}}}
+    source, target = tmp_path / "in.ipynb", tmp_path / "out" / "nb.ipynb"
+    source.write_text(json.dumps(nb))
+    build_site._static_notebook(source, target)
+    staged = json.loads(target.read_text())
+    assert "widgets" not in staged["metadata"]
+    first, second, third = (c["outputs"] for c in staged["cells"])
+    assert [sorted(o["data"]) for o in first] == [["image/png", "text/plain"]]
+    assert [sorted(o["data"]) for o in second] == [["image/png"]]
+    assert third[0]["data"]["text/html"] == '\n<div id="anim"></div>'
+    assert json.loads(source.read_text()) == nb, "the stored notebook must not change"
+
+
+def test_public_modules_are_walked_not_listed():
+    modules = build_site.public_modules()
+    assert modules[0] == "bmc" and modules[1:] == sorted(modules[1:])
+    assert not [m for m in modules if any(p.startswith("_") for p in m.split("."))]
+    # every module file of the package is there, subpackages included
+    files = {".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+             for p in (REPO / "bmc").rglob("*.py")}
+    public = {f for f in files if not any(part.startswith("_") for part in f.split("."))}
+    assert public == set(modules)
+
+
 # --------------------------------------------------------------------------- static checks
 
 
+@pytest.mark.slow
 def test_internal_links_resolve(site: Path) -> None:
     ids: dict[Path, set[str]] = {}
 
@@ -177,6 +222,7 @@ def test_internal_links_resolve(site: Path) -> None:
     assert not broken, f"{len(broken)} broken internal links:\n" + "\n".join(broken[:30])
 
 
+@pytest.mark.slow
 def test_api_reference_lists_every_public_name(site: Path) -> None:
     modules = build_site.public_modules()
     assert {"bmc", "bmc.chain", "bmc.kinematics"} <= set(modules)
@@ -207,6 +253,7 @@ def _stored_images(cell: dict) -> int:
     return sum(1 for o in cell.get("outputs", []) if "image/png" in o.get("data", {}))
 
 
+@pytest.mark.slow
 def test_notebook_pages_show_every_stored_figure(site: Path) -> None:
     for nb in build_site.course_notebooks():
         page = site / "notebooks" / f"{nb.stem}.html"
@@ -223,6 +270,7 @@ def test_notebook_pages_show_every_stored_figure(site: Path) -> None:
         assert "VBox(children=" not in text, f"{nb.name}: a widget repr is printed on the page"
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(not EXPLORER_FALLBACK_STORED, strict=True,
                    reason="explorer cells do not yet store a static image/png beside the widget")
 def test_every_explorer_shows_one_static_figure(site: Path) -> None:
@@ -240,6 +288,7 @@ def test_every_explorer_shows_one_static_figure(site: Path) -> None:
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.slow
 def test_launch_links_point_at_the_notebook(site: Path) -> None:
     for nb in build_site.course_notebooks():
         page = site / "notebooks" / f"{nb.stem}.html"
@@ -259,6 +308,7 @@ def test_launch_links_point_at_the_notebook(site: Path) -> None:
         assert (page.parent / link).is_file() and link.endswith("-student.zip"), link
 
 
+@pytest.mark.slow
 def test_exercise_pages_hold_no_solution(site: Path) -> None:
     pages = sorted((site / "exercises").glob("*.html"))
     masters = sorted((REPO / "exercises").glob("[0-9][0-9]_*.ipynb"))
@@ -269,6 +319,7 @@ def test_exercise_pages_hold_no_solution(site: Path) -> None:
             assert marker not in text, f"{page.name} shows {marker!r}"
 
 
+@pytest.mark.slow
 def test_version_is_shown_and_citation_agrees(site: Path) -> None:
     version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(),
                         flags=re.M).group(1)
@@ -311,6 +362,8 @@ _TYPESET = """async () => {
 }"""
 
 
+@pytest.mark.slow
+@pytest.mark.browser
 def test_every_page_loads_offline_in_chromium(site: Path, browser, request) -> None:
     problems: list[str] = []
     context = browser.new_context(viewport={"width": 1280, "height": 900})
