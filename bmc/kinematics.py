@@ -28,6 +28,10 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def rotation_matrix(angle: ArrayLike) -> np.ndarray:
     """Planar rotation matrices ``[[cos, -sin], [sin, cos]]``.
 

@@ -14,6 +14,10 @@ from bmc._validation import as_array
 
 __all__ = ["STYLE", "estimates_against_truth", "stick_figure", "time_series", "use_style"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 STYLE: dict[str, object] = {
     "figure.figsize": (7.0, 3.6),
     "figure.dpi": 90,

@@ -59,6 +59,10 @@ __all__ = [
     "simulate_sway",
 ]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 #: Body-segment parameters of Kuo (1998), Appendix A: foot, shank, thigh, HAT.
 KUO_PARAMETERS = {
     "lengths": (0.177, 0.405, 0.440, 0.795),  # [m]
@@ -245,13 +249,26 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 4, 2)
             Row 0 (the foot) is zero.
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
         c, s, _, _, ax, ay = self._kinematics(phi, phid)
         lt = self._levers.T
         acc = np.stack([ax - (s * phidd) @ lt, ay + (c * phidd) @ lt], axis=-1)
         return np.concatenate([np.zeros(acc.shape[:-2] + (1, 2)), acc], axis=-2)
 
-    def _state(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
+    def check_motion(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
+        """Return ``phi`` (and ``phid``, ``phidd`` if given) as checked float arrays.
+
+        Parameters
+        ----------
+        *arrays : array_like, shape (..., 3)
+            Segment angles [rad], then optionally angular velocities [rad/s] and
+            accelerations [rad/s^2] of shank, thigh and HAT, with the same frames.
+
+        Raises
+        ------
+        ValueError
+            If a trailing size is not 3 or the frames differ.
+        """
         names = ("phi", "phid", "phidd")
         units = ("rad", "rad/s", "rad/s^2")
         out = tuple(
@@ -280,7 +297,7 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 3)
             ``h`` such that ``M_phi phidd + h = Q tau`` [N m].
         """
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         q, qd = self.to_joint_angles(phi), self.to_joint_angles(phid)
         hq = self.chain.velocity_terms(q, qd) + self.chain.gravity_terms(q)
         return np.einsum("ij,...j->...i", self.Q, hq)
@@ -298,7 +315,7 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 3)
             Ankle, knee and hip torques [N m].
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
         q = self.to_joint_angles(phi)
         return self.chain.inverse_dynamics(
             q, self.to_joint_angles(phid), self.to_joint_angles(phidd)
@@ -306,7 +323,7 @@ class FourSegmentModel:
 
     def forward_dynamics(self, phi: ArrayLike, phid: ArrayLike, tau: ArrayLike) -> np.ndarray:
         """Segment angular accelerations [rad/s^2] under joint torques ``tau`` [N m]."""
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         tau = as_array(tau, "tau", unit="N m", last=3)
         qdd = self.chain.forward_dynamics(
             self.to_joint_angles(phi), self.to_joint_angles(phid), tau
@@ -330,7 +347,7 @@ class FourSegmentModel:
         d : numpy.ndarray, shape (..., 3)
             ``T`` [N m], ``Fx, Fy`` [N]: centripetal and gravity parts.
         """
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         return self._ground_terms(phi, phid)
 
     def _ground_terms(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -363,7 +380,7 @@ class FourSegmentModel:
             Torque about the force-plate origin [N m] and force [N] exerted by the plate
             on the foot.
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
         C, d = self._ground_terms(phi, phid)
         return (C @ phidd[..., None])[..., 0] + d
 
@@ -383,7 +400,7 @@ class FourSegmentModel:
             Ground reaction [N m, N, N] and segment accelerations [rad/s^2].
         """
         phidd = self.forward_dynamics(phi, phid, tau)
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         C, d = self._ground_terms(phi, phid)
         return np.concatenate([(C @ phidd[..., None])[..., 0] + d, phidd], axis=-1)
 
