@@ -22,7 +22,8 @@ imports them, it takes any body with the same methods. The method comprises
   (marker and force noise carried through angles, velocities and accelerations),
   :func:`newton_euler_gain` (the matrix ``F`` of eq. 11) and :func:`error_covariance`
   (eqs. 12-13: ``gain @ cov @ gain.T``);
-- :func:`rmse` and :func:`overall_rmse` (eqs. 14-15).
+- :func:`rmse` and :func:`overall_rmse` (eqs. 14-15; the one copy in :mod:`bmc.signals`,
+  re-exported here) and :func:`overall_rmse_by_realisation`.
 
 Conventions: SI units; x forward, y up; angles counter-clockwise from +x; axis 0 is time
 (or frames of several realisations stacked one after the other). The measurement vector of
@@ -47,6 +48,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, same_frames
+from bmc.newton_euler import invdyn2d
+from bmc.signals import overall_rmse, rmse
 
 __all__ = [
     "ROWS",
@@ -94,11 +97,6 @@ class NewtonEulerResult(NamedTuple):
     residual: np.ndarray
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """z-component of the planar cross product along the last axis."""
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-
-
 def _inputs(model: Any, phi, phid, phidd, grf) -> tuple[np.ndarray, ...]:
     if not callable(getattr(model, "check_motion", None)):
         raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
@@ -118,7 +116,9 @@ def newton_euler(
     :math:`f_i = f_{i-1} - m_i(\ddot x_i + g\hat y)` and
     :math:`\tau_i = \tau_{i-1} + r_i \times f_{i-1} - s_i \times f_i - I_i\ddot\phi_i`,
     with :math:`r_i, s_i` from the centre of mass to the lower and upper joint.
-    The top of the HAT is free, so whatever load is left there is a residual.
+    The top of the HAT is free, so whatever load is left there is a residual. Each
+    segment's equations are :func:`bmc.invdyn2d`, the one planar Newton-Euler step of the
+    package.
 
     Parameters
     ----------
@@ -156,19 +156,16 @@ def newton_euler(
     coms = model.com_positions(phi)
     acc = model.com_accelerations(phi, phid, phidd)
     alpha = np.concatenate([np.zeros(phidd.shape[:-1] + (1,)), phidd], axis=-1)
-    gravity = np.array([0.0, model.g])
     force = grf[..., 1:]
     torque = grf[..., 0]
     torques = []
     for k in range(4):  # segments, from the foot up (not frames: those are vectorised)
-        upper = force - model.masses[k] * (acc[..., k, :] + gravity)
-        torque = (
-            torque
-            + _cross(joints[..., k, :] - coms[..., k, :], force)
-            - _cross(joints[..., k + 1, :] - coms[..., k, :], upper)
-            - model.inertias[k] * alpha[..., k]
-        )
-        force = upper
+        # invdyn2d gives the load ON segment k at its upper joint; its reaction is the load
+        # that segment k passes up to segment k + 1.
+        Fp, Mp = invdyn2d(coms[..., k, :], joints[..., k, :], joints[..., k + 1, :],
+                          acc[..., k, :], alpha[..., k], model.masses[k], model.inertias[k],
+                          force, torque, g=model.g)
+        force, torque = -Fp, -Mp
         torques.append(torque)
     tau = np.stack(torques[:3], axis=-1)
     residual = np.concatenate([torques[3][..., None], force], axis=-1)
@@ -681,60 +678,6 @@ def propagated_covariance(
     idx = np.arange(3)
     cov[:, idx, idx] += meas.per_frame(force) * gains[:, 0, 0, None]
     return cov
-
-
-def rmse(estimate: ArrayLike, truth: ArrayLike) -> np.ndarray:
-    """Root-mean-square error over frames (axis 0), channel by channel, eq. (14).
-
-    Parameters
-    ----------
-    estimate, truth : array_like, shape (N, ...)
-        Estimated and exact values, any unit [u].
-
-    Returns
-    -------
-    numpy.ndarray, shape (...)
-        RMSE per channel [u].
-
-    Examples
-    --------
-    >>> print(np.round(rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
-    [1.     1.4142]
-    """
-    estimate = as_array(estimate, "estimate")
-    truth = as_array(truth, "truth")
-    if estimate.shape != truth.shape:
-        raise ValueError(
-            f"estimate and truth must have the same shape; got {estimate.shape} and "
-            f"{truth.shape}"
-        )
-    return np.sqrt(np.mean((estimate - truth) ** 2, axis=0))
-
-
-def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
-    r"""Overall RMSE of a vector over frames, eq. (15), with the paper's norm.
-
-    Kuo's norm divides by the number of entries, ``||x||^2 = (1/m) sum x_j^2``, so the
-    overall RMSE is the root of the mean of the squared per-channel RMSEs: the paper's
-    3.27 N m (Newton-Euler) is :math:`\sqrt{(0.043^2 + 1.43^2 + 5.49^2)/3} = 3.28` up to
-    the rounding of its per-joint values.
-
-    Parameters
-    ----------
-    estimate, truth : array_like, shape (N, m)
-        Estimated and exact values [u].
-
-    Returns
-    -------
-    float
-        [u].
-
-    Examples
-    --------
-    >>> print(round(overall_rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
-    1.2247
-    """
-    return float(np.sqrt(np.mean(rmse(estimate, truth) ** 2)))
 
 
 def overall_rmse_by_realisation(
