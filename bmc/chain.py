@@ -225,6 +225,16 @@ class PlanarChain:
         return self._inertias.copy()
 
     @property
+    def levers(self) -> np.ndarray:
+        """Lever matrix ``a`` [m], shape (n, n): ``r_k = sum_j a_kj (cos phi_j, sin phi_j)``.
+
+        ``a_kj = l_j`` for ``j < k``, ``a_kk = c_k``, 0 above the diagonal (a copy); the
+        ``levers`` argument of :func:`bmc.kinematics.lever_kinematics` for the centres of
+        mass.
+        """
+        return self._a.copy()
+
+    @property
     def g(self) -> float:
         """Gravitational acceleration [m/s^2] (acting along -y)."""
         return self._g
@@ -401,6 +411,24 @@ class PlanarChain:
             phid**2,
         )
         return self._tt(c_abs)
+
+    def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
+        """Velocity and gravity terms ``h = C + G``, so that ``M qdd + h = tau`` (no ``F``).
+
+        The same meaning as :meth:`bmc.models.standing.FourSegmentModel.bias_forces` and
+        :meth:`bmc.tree.PlanarTree.bias_forces`.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (..., n)
+            Joint coordinates [rad] and angular velocities [rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            ``C + G`` [N m].
+        """
+        return self.velocity_terms(q, qd) + self.gravity_terms(q)
 
     def gravity_terms(self, q: ArrayLike) -> np.ndarray:
         """Gravity terms ``G(q)`` in joint coordinates.

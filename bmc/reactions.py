@@ -112,7 +112,7 @@ def minimal_form(model: PlanarTree, q: ArrayLike, qd: ArrayLike,
     mdiag = model.mass_diagonal()
     h = model.check_vector(h, "h", 3 * model.n, "N, N m")
     gam = model.gamma(q, qd)
-    Mbar = np.einsum("...ai,a,...aj->...ij", D, mdiag, D)
+    Mbar = model.mass_matrix(q)
     d = np.einsum("...ai,a,...a->...i", D, mdiag, gam)
     hbar = np.einsum("...ai,...a->...i", D, h)
     return Mbar, d, hbar

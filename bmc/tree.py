@@ -412,6 +412,43 @@ class PlanarTree:
         """Diagonal of the constant mass matrix ``M = diag(m_i, m_i, J_i)``, shape (3n,)."""
         return np.stack([self.mass, self.mass, self.inertia], axis=-1).reshape(-1)
 
+    def mass_matrix(self, q: ArrayLike) -> np.ndarray:
+        """Mass matrix in generalised coordinates, ``Mbar = D^T M D`` (eq. 2.9).
+
+        Parameters
+        ----------
+        q : array_like, shape (..., k)
+            Generalised coordinates [m, rad].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., k, k)
+            [kg, kg m, kg m^2].
+        """
+        D = self.jacobian_q(q)
+        return np.einsum("...ai,a,...aj->...ij", D, self.mass_diagonal(), D)
+
+    def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
+        """Velocity and gravity terms ``h_b = D^T (M gamma - h_g)``, so ``Mbar qdd + h_b = Q``.
+
+        The same meaning as :meth:`bmc.chain.PlanarChain.bias_forces`: what the generalised
+        forces ``Q`` of the joints and contacts (``D^T h`` of every load but gravity) must
+        supply beyond ``Mbar qdd``.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (..., k)
+            Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., k)
+            [N, N m].
+        """
+        D = self.jacobian_q(q)
+        rhs = self.mass_diagonal() * self.gamma(q, qd) - self.applied_forces(q)
+        return np.einsum("...ai,...a->...i", D, rhs)
+
     def applied_forces(self, q: ArrayLike, *, torques: ArrayLike | None = None,
                        contact_force: ArrayLike | None = None,
                        contact_point: tuple[int | str, float] | None = None,

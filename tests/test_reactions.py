@@ -246,3 +246,20 @@ def test_bad_inputs(model):
                          [1, 1])
     with pytest.raises(ValueError, match="needs segments 'thigh', 'shank', 'foot'"):
         leg_reactions(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
+
+
+def test_tree_and_chain_share_the_model_interface(model, motion):
+    # One meaning of mass_matrix and bias_forces for every model: M qdd + bias = generalised
+    # forces of all loads but gravity. Independent truth for the tree: minimal_form with
+    # gravity alone in h gives d - hbar = bias. For the chain (a pendulum hanging from a
+    # fixed point): the closed form of one uniform rod, bias = m g c cos(q) at rest.
+    q, qd = motion.q[::40], motion.qd[::40]
+    Mbar, d, hbar = rx.minimal_form(model, q, qd, model.applied_forces(q))
+    np.testing.assert_allclose(model.mass_matrix(q), Mbar, rtol=1e-12, atol=0)
+    # rounding of sums of ~1e3 N terms: 1e-9 of the body weight
+    np.testing.assert_allclose(model.bias_forces(q, qd), d - hbar, rtol=0,
+                               atol=1e-9 * model.body_weight)
+    from bmc.chain import PlanarChain
+    rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
+    np.testing.assert_allclose(rod.bias_forces([0.3], [0.0]), [2.0 * 9.81 * 0.5 * np.cos(0.3)],
+                               rtol=1e-14)

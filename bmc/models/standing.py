@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, positive, same_frames
+from bmc.kinematics import lever_kinematics
 
 __all__ = [
     "KUO_PARAMETERS",
@@ -167,8 +168,7 @@ class FourSegmentModel:
         self.ankle = self.lengths[0] * foot
         self.foot_com = self.com[0] * foot
         # levers[k, j]: length along segment j's direction in moving segment k's COM.
-        lv = self.lengths[1:]
-        self._levers = np.tril(np.broadcast_to(lv, (3, 3)), k=-1) + np.diag(self.com[1:])
+        self._levers = self.chain.levers
         self.Q = np.eye(3) - np.eye(3, k=1)
 
     def __repr__(self) -> str:
@@ -230,10 +230,10 @@ class FourSegmentModel:
     def _kinematics(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, ...]:
         """cos, sin, moving COM x and y [m], and their centripetal accelerations [m/s^2]."""
         c, s = np.cos(phi), np.sin(phi)
-        lt = self._levers.T
-        x, y = self.ankle[0] + c @ lt, self.ankle[1] + s @ lt
-        w = phid**2
-        return c, s, x, y, -(c * w) @ lt, -(s * w) @ lt
+        r, _, acc = lever_kinematics(self._levers, np.stack([c, s], axis=-1), phid,
+                                     np.zeros_like(phid))
+        return (c, s, self.ankle[0] + r[..., 0], self.ankle[1] + r[..., 1], acc[..., 0],
+                acc[..., 1])
 
     def com_accelerations(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
         """Accelerations of the four centres of mass [m/s^2], shape ``(..., 4, 2)``.
@@ -250,9 +250,8 @@ class FourSegmentModel:
             Row 0 (the foot) is zero.
         """
         phi, phid, phidd = self.check_motion(phi, phid, phidd)
-        c, s, _, _, ax, ay = self._kinematics(phi, phid)
-        lt = self._levers.T
-        acc = np.stack([ax - (s * phidd) @ lt, ay + (c * phidd) @ lt], axis=-1)
+        axes = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+        acc = lever_kinematics(self._levers, axes, phid, phidd)[2]
         return np.concatenate([np.zeros(acc.shape[:-2] + (1, 2)), acc], axis=-2)
 
     def check_motion(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
