@@ -32,6 +32,9 @@ with time on axis 0, and is computed without per-frame loops.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
@@ -197,6 +200,40 @@ class PlanarChain:
         self._B = np.einsum("k,ki,kj->ij", masses, a, a)
         self._s = masses @ a
         self._T = np.tril(np.ones((n, n)))
+
+    @classmethod
+    def from_segments(cls, segments: Sequence[Any], *, g: float = 9.81) -> PlanarChain:
+        """Build a chain from segment descriptions, base segment first.
+
+        Parameters
+        ----------
+        segments : sequence of bmc.anthropometry.Segment
+            Or any objects with ``length`` [m], ``com`` (joint-to-centre-of-mass distance)
+            [m], ``mass`` [kg] and ``inertia`` (about the centre of mass) [kg m^2].
+        g : float, optional
+            Gravitational acceleration [m/s^2] along -y (keyword-only, default 9.81).
+
+        Returns
+        -------
+        PlanarChain
+
+        Examples
+        --------
+        >>> from bmc import anthropometry as am
+        >>> arm = PlanarChain.from_segments(
+        ...     [am.segment("upper_arm", body_mass=70, height=1.75),
+        ...      am.segment("forearm", body_mass=70, height=1.75)])
+        >>> arm.n, bool(np.all(arm.com < arm.lengths))
+        (2, True)
+        """
+        segments = list(segments)
+        try:
+            params = [[float(getattr(s, f)) for s in segments]
+                      for f in ("length", "com", "mass", "inertia")]
+        except AttributeError as exc:
+            raise TypeError("segments must have length, com, mass and inertia attributes "
+                            f"(e.g. bmc.anthropometry.Segment): {exc}") from None
+        return cls(*params, g=g)
 
     # ------------------------------------------------------------------ parameters
     @property

@@ -267,3 +267,18 @@ def test_bad_states_raise_clear_errors():
         arm.external_terms([0.1, 0.2], [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="same frames"):
         arm.inverse_dynamics(np.zeros((5, 2)), np.zeros((4, 2)), np.zeros((5, 2)))
+
+
+def test_from_segments_takes_anthropometry_segments():
+    # The same chain as four parallel lists; a segment without inertia is named.
+    from bmc import anthropometry as am
+
+    segs = [am.segment(s, body_mass=70.0, height=1.75) for s in ("thigh", "shank", "foot")]
+    chain = PlanarChain.from_segments(segs, g=9.8)
+    ref = PlanarChain([s.length for s in segs], [s.com for s in segs],
+                      [s.mass for s in segs], [s.inertia for s in segs], g=9.8)
+    q = np.array([[0.1, -0.4, 1.2], [0.3, 0.2, -0.1]])
+    np.testing.assert_array_equal(chain.mass_matrix(q), ref.mass_matrix(q))
+    assert chain.g == 9.8
+    with pytest.raises(TypeError, match="length, com, mass and inertia"):
+        PlanarChain.from_segments([object()])
