@@ -385,14 +385,24 @@ class SymbolicModel:
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
     def lambdify(self, expr: Any):
-        """Return a NumPy function ``f(q, qd, qdd)`` (one frame) of ``expr``, numbers in."""
+        """Return a NumPy function ``f(q, qd, qdd)`` of ``expr``, the parameters' numbers in.
+
+        Built on :func:`bmc.symbolic.broadcast_lambdify`, the course's one lambdify path:
+        ``q, qd, qdd`` are one frame, shape (k,), or ``N`` frames, shape (N, k); a matrix
+        comes back as (..., rows, cols), a column vector as (..., rows).
+        """
         import sympy as sp
 
-        names = list(self.params)
-        values = [self.params[s] for s in names]
-        f = sp.lambdify([list(self.q), list(self.qd), list(self.qdd), names],
-                        sp.Matrix(expr), "numpy")
-        return lambda q, qd, qdd: np.asarray(f(q, qd, qdd, values), dtype=float)
+        from bmc.symbolic import broadcast_lambdify
+
+        f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], sp.Matrix(expr).subs(self.params))
+
+        def evaluate(q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
+            cols = [np.moveaxis(as_array(x, name), -1, 0)
+                    for x, name in ((q, "q"), (qd, "qd"), (qdd, "qdd"))]
+            return f(*cols[0], *cols[1], *cols[2])
+
+        return evaluate
 
 
 def symbolic_model(model: PlanarTree) -> SymbolicModel:

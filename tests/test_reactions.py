@@ -263,3 +263,11 @@ def test_tree_and_chain_share_the_model_interface(model, motion):
     rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
     np.testing.assert_allclose(rod.bias_forces([0.3], [0.0]), [2.0 * 9.81 * 0.5 * np.cos(0.3)],
                                rtol=1e-14)
+
+
+def test_symbolic_lambdify_takes_frames(model, sym, frames):
+    # broadcast_lambdify underneath: N frames at once equal the numeric D frame by frame
+    # (rounding only).
+    q, qd, qdd = (np.asarray(x) for x in frames)
+    fD = sym.lambdify(sym.D)
+    np.testing.assert_allclose(fD(q, qd, qdd), model.jacobian_q(q), atol=1e-13)
