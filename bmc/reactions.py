@@ -75,16 +75,6 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Z-component of the planar cross product (..., 2) x (..., 2)."""
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-
-
-def _perp(v: np.ndarray) -> np.ndarray:
-    """Rotate planar vectors (..., 2) by +90 degrees: (x, y) -> (-y, x)."""
-    return np.stack([-v[..., 1], v[..., 0]], axis=-1)
-
-
 # ---------------------------------------------------------------------------- formulations
 def minimal_form(model: PlanarTree, q: ArrayLike, qd: ArrayLike,
                  h: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -298,7 +298,7 @@ class FourSegmentModel:
         """
         phi, phid = self.check_motion(phi, phid)
         q, qd = self.to_joint_angles(phi), self.to_joint_angles(phid)
-        hq = self.chain.velocity_terms(q, qd) + self.chain.gravity_terms(q)
+        hq = self.chain.bias_forces(q, qd)
         return np.einsum("ij,...j->...i", self.Q, hq)
 
     def inverse_dynamics(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
