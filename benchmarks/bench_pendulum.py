@@ -27,7 +27,7 @@ def euler_numpy_per_step(pend, y0, t_end: float, dt: float) -> np.ndarray:
     ``l2`` where ``l1`` belongs, corrected here (the cost is the same). Returns the states
     (steps + 1, 4) in bmc's order ``(theta1, theta2, omega1, omega2)``.
     """
-    a, b, c, g1, g2 = pend._k
+    a, b, c, g1, g2 = pend.coefficients
     steps = int(round(t_end / dt))
     state = np.zeros((4, steps + 1))
     state[:, 0] = y0[2], y0[3], y0[0], y0[1]
