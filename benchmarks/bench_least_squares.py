@@ -1,6 +1,6 @@
 """Least-squares inverse dynamics of notebook 6 (Kuo 1998) over 1e4 and 1e5 frames.
 
-Frames are noisy measurements of Kuo's sway benchmark (``bmc.standing.measure``,
+Frames are noisy measurements of Kuo's sway benchmark (``bmc.models.standing.measure``,
 realisations stacked along axis 0) with the Appendix-B covariance. Two problems:
 
 - the weighted least squares of every frame: bmc's batched normal equations against
@@ -77,11 +77,11 @@ def run(*, quick: bool) -> Case:
         "stacked along axis 0; joint torques by weighted least squares, frame by frame, and "
         "with one constant bias on the ground-reaction torque (eq. 10).",
     )
-    sway = bmc.standing.simulate_sway()
+    sway = bmc.models.standing.simulate_sway()
     model = sway.model
     n_max = 10_000 if quick else 100_000
     per = sway.phi[sway.window].shape[0]
-    meas = bmc.standing.measure(sway, realisations=-(-n_max // per), offset=0.01)
+    meas = bmc.models.standing.measure(sway, realisations=-(-n_max // per), offset=0.01)
     cov_all = ls.paper_covariance(model, meas)
     data_all = (meas.phi, meas.phid, meas.phidd, meas.grf)
 

@@ -27,7 +27,7 @@ def euler_numpy_per_step(pend, y0, t_end: float, dt: float) -> np.ndarray:
     ``l2`` where ``l1`` belongs, corrected here (the cost is the same). Returns the states
     (steps + 1, 4) in bmc's order ``(theta1, theta2, omega1, omega2)``.
     """
-    a, b, c, g1, g2 = pend._k
+    a, b, c, g1, g2 = pend.coefficients
     steps = int(round(t_end / dt))
     state = np.zeros((4, steps + 1))
     state[:, 0] = y0[2], y0[3], y0[0], y0[1]
@@ -54,7 +54,7 @@ def run(*, quick: bool) -> Case:
         "The double pendulum of the matrix-formalism notebook (source parameters and initial "
         "state), 20 s of motion; energy drift = max |E(t) - E(0)| / |E(0)|.",
     )
-    pend = bmc.matrix_form.DoublePendulum()
+    pend = bmc.models.double_pendulum.DoublePendulum()
     t_eval = np.linspace(0.0, T_END, 2001)
     chain = pend.to_chain()
     q0 = pend.to_chain_coordinates(Y0[:2])
@@ -62,7 +62,7 @@ def run(*, quick: bool) -> Case:
 
     # Agreement: the source-style loop and bmc's fast Euler take the same steps.
     short = euler_numpy_per_step(pend, Y0, 0.1, DT)
-    _, fast = bmc.matrix_form.euler_double_pendulum(pend, Y0, 0.1, dt=DT)
+    _, fast = bmc.models.double_pendulum.euler_double_pendulum(pend, Y0, 0.1, dt=DT)
     step_diff = np.abs(short - fast).max()
     if step_diff > 1e-9:
         raise AssertionError(f"the two Euler loops differ by {step_diff}")
@@ -77,8 +77,8 @@ def run(*, quick: bool) -> Case:
     variants = {
         "bmc `simulate.simulate` (DOP853, rtol 1e-10)": keep(
             "dop", lambda: bmc.simulate.simulate(pend.rhs, (0.0, T_END), Y0, t_eval=t_eval).y),
-        "bmc `matrix_form.euler_double_pendulum` (dt 1e-4)": keep(
-            "fast", lambda: bmc.matrix_form.euler_double_pendulum(
+        "bmc `double_pendulum.euler_double_pendulum` (dt 1e-4)": keep(
+            "fast", lambda: bmc.models.double_pendulum.euler_double_pendulum(
                 pend, Y0, T_END, dt=DT, every=100)[1]),
     }
     slow = {  # seconds each: one run
@@ -93,7 +93,7 @@ def run(*, quick: bool) -> Case:
     src_name = "source-style Euler: arrays and `inv(M)` per step (dt 1e-4)"
     variants[src_name] = keep("src", lambda: euler_numpy_per_step(pend, Y0, t_src, DT))
     bmc.simulate.simulate(pend.rhs, (0.0, 0.1), Y0)  # warm up: SciPy's import, caches
-    bmc.matrix_form.euler_double_pendulum(pend, Y0, 0.1, dt=DT)
+    bmc.models.double_pendulum.euler_double_pendulum(pend, Y0, 0.1, dt=DT)
     times = measure(variants, repeats=3, warmup=False)
     times[src_name] = times[src_name].scaled(scale)
     times.update(measure(slow, repeats=1, warmup=False))

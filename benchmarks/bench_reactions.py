@@ -1,6 +1,6 @@
 """Joint reactions of notebook 5 (Blajer and Czaplicki 2005) over 1e5 frames.
 
-The generated back somersault of ``bmc.somersault.somersault`` (dynamically consistent),
+The generated back somersault of ``bmc.models.somersault.somersault`` (dynamically consistent),
 repeated to 1e5 frames; hip, knee and ankle reactions by eq. (2.10) (no matrix inversion),
 eq. (2.11) (a 12 x 12 solve per frame), the closed-form eq. (3.3) and the Newton-Euler
 recursion, against the bandwidth floor. All four agree on these data (checked first).
@@ -23,15 +23,14 @@ def run(*, quick: bool) -> Case:
         "Hip, knee and ankle reactions over a generated back somersault repeated to the "
         "given number of frames (the model has 9 coordinates, 6 joints, 12 reactions).",
     )
-    model = bmc.somersault.human_model()
-    motion = bmc.somersault.somersault(model, freq=250.0)
+    model = bmc.models.human.human_model()
+    motion = bmc.models.somersault.somersault(model, freq=250.0)
     idr = rx.inverse_dynamics(model, motion.q, motion.qd, motion.qdd,
                               contact_point=motion.contact_point,
                               contact_force=motion.contact_force)
     h = model.applied_forces(motion.q, torques=idr.torques, contact_force=idr.contact_force,
                              contact_point=motion.contact_point,
                              contact_moment=idr.contact_moment)
-    dist = motion.contact_point[1]
     n = 10_000 if quick else 100_000
     reps = -(-n // motion.q.shape[0])
     q, qd, qdd, hh, force = (np.tile(x, (reps, 1))[:n] for x in
@@ -43,10 +42,10 @@ def run(*, quick: bool) -> Case:
             lambda: rx.reactions_augmented(model, q, qd, qdd, hh, joints=LEGS),
         "bmc eq. (2.11) `reactions_classical`":
             lambda: rx.reactions_classical(model, q, qd, hh, joints=LEGS),
-        "bmc eq. (3.3) `reactions_explicit` (closed form, legs only)":
-            lambda: rx.reactions_explicit(model, q, qd, qdd, force),
+        "bmc eq. (3.3) `human.leg_reactions` (closed form, legs only)":
+            lambda: bmc.models.human.leg_reactions(model, q, qd, qdd, force),
         "bmc Newton-Euler recursion `reactions_newton_euler`":
-            lambda: rx.reactions_newton_euler(model, q, qd, qdd, force, dist,
+            lambda: rx.reactions_newton_euler(model, q, qd, qdd, force, motion.contact_point,
                                               contact_moment=moment)[0],
         "bandwidth floor: read q, qd, qdd, h; write 6 reactions":
             lambda: ([x.sum() for x in (q, qd, qdd, hh)], np.full((n, 6), 1.0)),

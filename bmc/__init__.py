@@ -32,15 +32,15 @@ _SUBMODULES = (
     "kinematics",
     "least_squares",
     "matrix_form",
+    "models",
     "newton_euler",
     "plotting",
     "reactions",
     "rotations",
     "signals",
     "simulate",
-    "somersault",
-    "standing",
     "symbolic",
+    "tree",
     "widgets",
 )
 # Names promoted to the top level, and the submodule that defines each.

@@ -147,6 +147,6 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
         return tuple(np.broadcast_shapes(*(lead for _, lead in leads)))
     except ValueError:
         raise ValueError(
-            "the arguments must describe the same frames (time on axis 0) or a single "
-            f"frame; got shapes {listing}"
+            "the arguments must describe the same frames: the same number of frames on "
+            f"axis 0 (time), or one frame; got shapes {listing}"
         ) from None

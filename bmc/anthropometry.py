@@ -62,6 +62,10 @@ from bmc._validation import positive
 
 __all__ = ["AXES", "Row", "Segment", "combine", "segment", "segment_names", "table"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _NAN = float("nan")
 
 # The three axes of a segment's radii of gyration, by what they mean, and every accepted

@@ -32,12 +32,20 @@ with time on axis 0, and is computed without per-frame loops.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, frames, positive
+from bmc.kinematics import forward_kinematics, jacobian, lever_kinematics
 
 __all__ = ["PlanarChain"]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def _params(value: ArrayLike, name: str, unit: str) -> np.ndarray:
@@ -193,6 +201,40 @@ class PlanarChain:
         self._s = masses @ a
         self._T = np.tril(np.ones((n, n)))
 
+    @classmethod
+    def from_segments(cls, segments: Sequence[Any], *, g: float = 9.81) -> PlanarChain:
+        """Build a chain from segment descriptions, base segment first.
+
+        Parameters
+        ----------
+        segments : sequence of bmc.anthropometry.Segment
+            Or any objects with ``length`` [m], ``com`` (joint-to-centre-of-mass distance)
+            [m], ``mass`` [kg] and ``inertia`` (about the centre of mass) [kg m^2].
+        g : float, optional
+            Gravitational acceleration [m/s^2] along -y (keyword-only, default 9.81).
+
+        Returns
+        -------
+        PlanarChain
+
+        Examples
+        --------
+        >>> from bmc import anthropometry as am
+        >>> arm = PlanarChain.from_segments(
+        ...     [am.segment("upper_arm", body_mass=70, height=1.75),
+        ...      am.segment("forearm", body_mass=70, height=1.75)])
+        >>> arm.n, bool(np.all(arm.com < arm.lengths))
+        (2, True)
+        """
+        segments = list(segments)
+        try:
+            params = [[float(getattr(s, f)) for s in segments]
+                      for f in ("length", "com", "mass", "inertia")]
+        except AttributeError as exc:
+            raise TypeError("segments must have length, com, mass and inertia attributes "
+                            f"(e.g. bmc.anthropometry.Segment): {exc}") from None
+        return cls(*params, g=g)
+
     # ------------------------------------------------------------------ parameters
     @property
     def n(self) -> int:
@@ -220,6 +262,16 @@ class PlanarChain:
         return self._inertias.copy()
 
     @property
+    def levers(self) -> np.ndarray:
+        """Lever matrix ``a`` [m], shape (n, n): ``r_k = sum_j a_kj (cos phi_j, sin phi_j)``.
+
+        ``a_kj = l_j`` for ``j < k``, ``a_kk = c_k``, 0 above the diagonal (a copy); the
+        ``levers`` argument of :func:`bmc.kinematics.lever_kinematics` for the centres of
+        mass.
+        """
+        return self._a.copy()
+
+    @property
     def g(self) -> float:
         """Gravitational acceleration [m/s^2] (acting along -y)."""
         return self._g
@@ -239,18 +291,6 @@ class PlanarChain:
         if F is None:
             return None
         return as_array(F, "F", unit="N", last=2)
-
-    def _frames(self, *named: tuple[str, np.ndarray, int]) -> None:
-        """Check that arrays share (or broadcast) their leading, per-frame shape."""
-        leads = [(name, arr.shape[: arr.ndim - core]) for name, arr, core in named]
-        try:
-            np.broadcast_shapes(*(lead for _, lead in leads))
-        except ValueError:
-            listing = ", ".join(f"{name} {arr.shape}" for name, arr, _ in named)
-            raise ValueError(
-                "the arguments must describe the same frames (time on axis 0) or a single "
-                f"frame; got shapes {listing}"
-            ) from None
 
     def _tt(self, x: np.ndarray) -> np.ndarray:
         """Return ``T^T x`` along the last axis (reverse cumulative sum)."""
@@ -316,10 +356,7 @@ class PlanarChain:
         numpy.ndarray, shape (..., n + 1, 2)
             ``(x, y)`` [m]; row 0 is the base (the origin), row ``n`` the endpoint.
         """
-        phi = self.to_segment_angles(q)
-        steps = self._lengths[:, None] * np.stack([np.cos(phi), np.sin(phi)], axis=-1)
-        zero = np.zeros(phi.shape[:-1] + (1, 2))
-        return np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2)
+        return forward_kinematics(self._lengths, q, joints=True)
 
     def com_positions(self, q: ArrayLike) -> np.ndarray:
         """Positions of the links' centres of mass.
@@ -336,7 +373,7 @@ class PlanarChain:
         """
         phi = self.to_segment_angles(q)
         u = np.stack([np.cos(phi), np.sin(phi)], axis=-1)  # (..., n, 2) unit vectors
-        return np.einsum("kj,...jd->...kd", self._a, u)
+        return lever_kinematics(self._a, u)[0]
 
     def endpoint(self, q: ArrayLike) -> np.ndarray:
         """Position of the chain's endpoint [m], shape ``(..., 2)``, for joint angles ``q``."""
@@ -355,9 +392,7 @@ class PlanarChain:
         numpy.ndarray, shape (..., 2, n)
             [m/rad]; endpoint velocity is ``J @ qd``.
         """
-        phi = self.to_segment_angles(q)
-        jphi = self._lengths * np.stack([-np.sin(phi), np.cos(phi)], axis=-2)  # (..., 2, n)
-        return self._tt(jphi)
+        return jacobian(self._lengths, q)
 
     # ------------------------------------------------------------------ dynamics
     def mass_matrix(self, q: ArrayLike) -> np.ndarray:
@@ -403,7 +438,7 @@ class PlanarChain:
         """
         q = self._coords(q, "q", "rad")
         qd = self._coords(qd, "qd", "rad/s")
-        self._frames(("q", q, 1), ("qd", qd, 1))
+        frames(("q", q, 1), ("qd", qd, 1))
         phi = np.cumsum(q, axis=-1)
         phid = np.cumsum(qd, axis=-1)
         c_abs = np.einsum(
@@ -413,6 +448,24 @@ class PlanarChain:
             phid**2,
         )
         return self._tt(c_abs)
+
+    def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
+        """Velocity and gravity terms ``h = C + G``, so that ``M qdd + h = tau`` (no ``F``).
+
+        The same meaning as :meth:`bmc.models.standing.FourSegmentModel.bias_forces` and
+        :meth:`bmc.tree.PlanarTree.bias_forces`.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (..., n)
+            Joint coordinates [rad] and angular velocities [rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n)
+            ``C + G`` [N m].
+        """
+        return self.velocity_terms(q, qd) + self.gravity_terms(q)
 
     def gravity_terms(self, q: ArrayLike) -> np.ndarray:
         """Gravity terms ``G(q)`` in joint coordinates.
@@ -447,7 +500,7 @@ class PlanarChain:
         """
         q = self._coords(q, "q", "rad")
         F = self._force(F)
-        self._frames(("q", q, 1), ("F", F, 1))
+        frames(("q", q, 1), ("F", F, 1))
         return -np.einsum("...dn,...d->...n", self.jacobian(q), F)
 
     def inverse_dynamics(
@@ -474,7 +527,7 @@ class PlanarChain:
         named = [("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1)]
         if F is not None:
             named.append(("F", F, 1))
-        self._frames(*named)
+        frames(*named)
         q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
         n = self.n
         tau = _torques(
@@ -519,7 +572,7 @@ class PlanarChain:
         named = [("q", q, 1), ("qd", qd, 1), ("tau", tau, 1)]
         if F is not None:
             named.append(("F", F, 1))
-        self._frames(*named)
+        frames(*named)
         rhs = tau - self.velocity_terms(q, qd) - self.gravity_terms(q)
         if F is not None:
             rhs = rhs - self.external_terms(q, F)
@@ -528,13 +581,27 @@ class PlanarChain:
         m = np.broadcast_to(m, rhs.shape + (self.n,))
         return np.linalg.solve(m, rhs[..., None])[..., 0]
 
-    def _accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
-                       F: np.ndarray | None = None) -> tuple[np.ndarray, float]:
-        """Unchecked forward dynamics of ONE frame, for integrators (private, fast).
+    def frame_accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
+                            F: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+        """Forward dynamics of ONE frame without argument checks, for integrators.
 
-        Returns ``qdd`` [rad/s^2] and the power of the endpoint force ``qd . J^T F`` [W].
-        The same equations as the public methods, without argument checks or broadcasting:
-        the right-hand side of a simulation calls it thousands of times.
+        The same equations as :meth:`forward_dynamics`, without checks or broadcasting: the
+        right-hand side of a simulation (:func:`bmc.simulate.simulate_chain`) calls it
+        thousands of times, with inputs it has checked once.
+
+        Parameters
+        ----------
+        q, qd, tau : numpy.ndarray, shape (n,)
+            Joint angles [rad], angular velocities [rad/s] and torques [N m] (float arrays).
+        F : numpy.ndarray, shape (2,), optional
+            Force on the endpoint [N].
+
+        Returns
+        -------
+        qdd : numpy.ndarray, shape (n,)
+            Joint angular accelerations [rad/s^2].
+        power : float
+            Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
         phi = np.cumsum(q)
         phid = np.cumsum(qd)
@@ -545,8 +612,7 @@ class PlanarChain:
                             + self._g * self._s * np.cos(phi))
         power = 0.0
         if F is not None:
-            jac = tt.T @ (self._lengths[:, None] * np.column_stack([-np.sin(phi), np.cos(phi)]))
-            generalised = jac @ F  # J^T F, (n,)
+            generalised = jacobian(self._lengths, q).T @ F  # J^T F, (n,)
             rhs = rhs + generalised
             power = float(qd @ generalised)
         return np.linalg.solve(m, rhs), power
@@ -568,7 +634,7 @@ class PlanarChain:
         """
         q = self._coords(q, "q", "rad")
         qd = self._coords(qd, "qd", "rad/s")
-        self._frames(("q", q, 1), ("qd", qd, 1))
+        frames(("q", q, 1), ("qd", qd, 1))
         kinetic = 0.5 * np.einsum("...i,...ij,...j->...", qd, self.mass_matrix(q), qd)
         heights = self.com_positions(q)[..., 1]
         potential = self._g * np.einsum("k,...k->...", self._masses, heights)

@@ -19,6 +19,10 @@ import numpy as np
 
 __all__ = ["DATA_DIR_ENV", "REGISTRY", "Running", "SegmentSet", "data_path", "load_running"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 DATA_DIR_ENV = "BMC_DATA_DIR"
 """Name of the environment variable that points to a local copy of the data files."""
 

@@ -30,6 +30,10 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def rotation_matrix(angle: ArrayLike) -> np.ndarray:
     """Planar rotation matrices ``[[cos, -sin], [sin, cos]]``.
 
@@ -510,18 +514,18 @@ def lever_kinematics(
     levers = as_array(levers, "levers", unit="m", ndim=2)
     n = levers.shape[1]
     e = as_array(axes, "axes", last=(n, 2))
-    r = np.einsum("ij,...jd->...id", levers, e)
+    r = levers @ e  # (p, n) @ (..., n, 2): a matrix product per frame, BLAS
     if rates is None:
         if accelerations is not None:
             raise ValueError("accelerations [rad/s^2] need rates [rad/s] as well; got none")
         return (r,)
     w = as_array(rates, "rates", unit="rad/s", last=n)
     en = perp(e)
-    v = np.einsum("ij,...jd->...id", levers, w[..., None] * en)
+    v = levers @ (w[..., None] * en)
     if accelerations is None:
         return r, v
     al = as_array(accelerations, "accelerations", unit="rad/s^2", last=n)
-    acc = np.einsum("ij,...jd->...id", levers, al[..., None] * en - (w**2)[..., None] * e)
+    acc = levers @ (al[..., None] * en - (w**2)[..., None] * e)
     return r, v, acc
 
 

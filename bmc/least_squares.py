@@ -8,9 +8,10 @@ load on the top segment; Kuo's method keeps every measurement and finds, frame b
 the joint torques that agree best with all of them in the weighted least-squares sense.
 
 This module holds the method; the body it is applied to and Kuo's benchmark trial (the
-model :class:`bmc.standing.FourSegmentModel`, the simulated sway
-:func:`bmc.standing.simulate_sway` and its noisy measurement :func:`bmc.standing.measure`)
-live in :mod:`bmc.standing`. The method comprises
+model :class:`bmc.models.standing.FourSegmentModel`, the simulated sway
+:func:`bmc.models.standing.simulate_sway` and its noisy measurement
+:func:`bmc.models.standing.measure`) live in :mod:`bmc.models.standing`; this module never
+imports them, it takes any body with the same methods. The method comprises
 
 - the estimators: :func:`newton_euler` (bottom-up, with its residual at the top segment),
   :func:`system` (the overdetermined ``A tau = b`` of eq. 6), :func:`weighted_least_squares`
@@ -21,7 +22,8 @@ live in :mod:`bmc.standing`. The method comprises
   (marker and force noise carried through angles, velocities and accelerations),
   :func:`newton_euler_gain` (the matrix ``F`` of eq. 11) and :func:`error_covariance`
   (eqs. 12-13: ``gain @ cov @ gain.T``);
-- :func:`rmse` and :func:`overall_rmse` (eqs. 14-15).
+- :func:`rmse` and :func:`overall_rmse` (eqs. 14-15; the one copy in :mod:`bmc.signals`,
+  re-exported here) and :func:`overall_rmse_by_realisation`.
 
 Conventions: SI units; x forward, y up; angles counter-clockwise from +x; axis 0 is time
 (or frames of several realisations stacked one after the other). The measurement vector of
@@ -40,13 +42,14 @@ References
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, same_frames
-from bmc.standing import FourSegmentModel, Measurement
+from bmc.newton_euler import invdyn2d
+from bmc.signals import overall_rmse, rmse
 
 __all__ = [
     "ROWS",
@@ -66,6 +69,10 @@ __all__ = [
     "system",
     "weighted_least_squares",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 #: Names of the rows of the measurement vector (and of ``A`` and ``b``).
 ROWS = ("T", "Fx", "Fy", "shank", "thigh", "HAT")
@@ -90,22 +97,17 @@ class NewtonEulerResult(NamedTuple):
     residual: np.ndarray
 
 
-def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """z-component of the planar cross product along the last axis."""
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-
-
-def _inputs(model: FourSegmentModel, phi, phid, phidd, grf) -> tuple[np.ndarray, ...]:
-    if not isinstance(model, FourSegmentModel):
+def _inputs(model: Any, phi, phid, phidd, grf) -> tuple[np.ndarray, ...]:
+    if not callable(getattr(model, "check_motion", None)):
         raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
-    phi, phid, phidd = model._state(phi, phid, phidd)
+    phi, phid, phidd = model.check_motion(phi, phid, phidd)
     grf = as_array(grf, "grf", unit="N m, N, N", last=3)
     same_frames("phi", phi, "grf", grf, core_a=1, core_b=1)
     return phi, phid, phidd, grf
 
 
 def newton_euler(
-    model: FourSegmentModel, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
+    model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
 ) -> NewtonEulerResult:
     r"""Conventional bottom-up Newton-Euler inverse dynamics, from the force plate upward.
 
@@ -114,11 +116,13 @@ def newton_euler(
     :math:`f_i = f_{i-1} - m_i(\ddot x_i + g\hat y)` and
     :math:`\tau_i = \tau_{i-1} + r_i \times f_{i-1} - s_i \times f_i - I_i\ddot\phi_i`,
     with :math:`r_i, s_i` from the centre of mass to the lower and upper joint.
-    The top of the HAT is free, so whatever load is left there is a residual.
+    The top of the HAT is free, so whatever load is left there is a residual. Each
+    segment's equations are :func:`bmc.invdyn2d`, the one planar Newton-Euler step of the
+    package.
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body.
     phi, phid, phidd : array_like, shape (..., 3)
         Segment angles [rad], velocities [rad/s], accelerations [rad/s^2] (shank, thigh,
@@ -136,7 +140,7 @@ def newton_euler(
     On consistent data (two frames of a made-up motion and the ground reaction it implies)
     the torques are those of the top-down inverse dynamics and nothing is left at the top:
 
-    >>> from bmc.standing import POSTURE, FourSegmentModel
+    >>> from bmc.models.standing import POSTURE, FourSegmentModel
     >>> model = FourSegmentModel()
     >>> phi = np.array(POSTURE) + [[0.0, 0.0, 0.0], [0.05, -0.1, 0.02]]  # [rad]
     >>> phid, phidd = np.full((2, 3), 0.3), np.full((2, 3), -1.0)  # [rad/s, rad/s^2]
@@ -152,19 +156,16 @@ def newton_euler(
     coms = model.com_positions(phi)
     acc = model.com_accelerations(phi, phid, phidd)
     alpha = np.concatenate([np.zeros(phidd.shape[:-1] + (1,)), phidd], axis=-1)
-    gravity = np.array([0.0, model.g])
     force = grf[..., 1:]
     torque = grf[..., 0]
     torques = []
     for k in range(4):  # segments, from the foot up (not frames: those are vectorised)
-        upper = force - model.masses[k] * (acc[..., k, :] + gravity)
-        torque = (
-            torque
-            + _cross(joints[..., k, :] - coms[..., k, :], force)
-            - _cross(joints[..., k + 1, :] - coms[..., k, :], upper)
-            - model.inertias[k] * alpha[..., k]
-        )
-        force = upper
+        # invdyn2d gives the load ON segment k at its upper joint; its reaction is the load
+        # that segment k passes up to segment k + 1.
+        Fp, Mp = invdyn2d(coms[..., k, :], joints[..., k, :], joints[..., k + 1, :],
+                          acc[..., k, :], alpha[..., k], model.masses[k], model.inertias[k],
+                          force, torque, g=model.g)
+        force, torque = -Fp, -Mp
         torques.append(torque)
     tau = np.stack(torques[:3], axis=-1)
     residual = np.concatenate([torques[3][..., None], force], axis=-1)
@@ -172,7 +173,7 @@ def newton_euler(
 
 
 def system(
-    model: FourSegmentModel, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
+    model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Assemble the overdetermined system ``A tau = b`` of Kuo's eq. (6), one per frame.
 
@@ -187,7 +188,7 @@ def system(
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body.
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
@@ -207,7 +208,7 @@ def system(
     Consistent data (two frames of a made-up motion) satisfy every row with the true
     torques:
 
-    >>> from bmc.standing import POSTURE, FourSegmentModel
+    >>> from bmc.models.standing import POSTURE, FourSegmentModel
     >>> model = FourSegmentModel()
     >>> phi = np.array(POSTURE) + [[0.0, 0.0, 0.0], [0.05, -0.1, 0.02]]  # [rad]
     >>> phid, phidd = np.full((2, 3), 0.3), np.full((2, 3), -1.0)  # [rad/s, rad/s^2]
@@ -350,7 +351,7 @@ def weighted_least_squares(
 
 
 def least_squares(
-    model: FourSegmentModel,
+    model: Any,
     phi: ArrayLike,
     phid: ArrayLike,
     phidd: ArrayLike,
@@ -363,7 +364,7 @@ def least_squares(
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body.
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
@@ -455,7 +456,7 @@ def estimate_bias(
     A constant 5 N m offset on the ground reaction torque of five frames is found and
     removed:
 
-    >>> from bmc.standing import POSTURE, FourSegmentModel
+    >>> from bmc.models.standing import POSTURE, FourSegmentModel
     >>> model = FourSegmentModel()
     >>> phi = np.array(POSTURE) + np.linspace(-0.05, 0.05, 5)[:, None]  # [rad]
     >>> phid, phidd = np.zeros((5, 3)), np.ones((5, 3))  # [rad/s, rad/s^2]
@@ -518,7 +519,7 @@ def estimate_bias(
 
 
 # --------------------------------------------------------------------------- error analysis
-def newton_euler_gain(model: FourSegmentModel, phi: ArrayLike, phid: ArrayLike) -> np.ndarray:
+def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray:
     r"""Matrix ``F`` of Kuo's eq. (11): how measurement errors reach the Newton-Euler torques.
 
     At fixed angles and velocities the bottom-up torques are affine in the measurements
@@ -527,7 +528,7 @@ def newton_euler_gain(model: FourSegmentModel, phi: ArrayLike, phid: ArrayLike) 
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body.
     phi, phid : array_like, shape (..., 3)
         Segment angles [rad] and velocities [rad/s].
@@ -537,7 +538,7 @@ def newton_euler_gain(model: FourSegmentModel, phi: ArrayLike, phid: ArrayLike) 
     numpy.ndarray, shape (..., 3, 6)
         ``d tau / d z``, columns :data:`ROWS`.
     """
-    phi, phid = model._state(phi, phid)
+    phi, phid = model.check_motion(phi, phid)
     zero = np.zeros_like(phi)
     base = newton_euler(model, phi, phid, zero, zero).tau
     cols = []
@@ -572,7 +573,7 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
     return gain @ cov @ np.swapaxes(gain, -1, -2)
 
 
-def _marker_angle_covariance(model: FourSegmentModel, phi: np.ndarray) -> np.ndarray:
+def _marker_angle_covariance(model: Any, phi: np.ndarray) -> np.ndarray:
     """Covariance of the raw segment angles per unit marker variance [rad^2/m^2]."""
     length = model.lengths[1:]
     cov = np.zeros(phi.shape[:-1] + (3, 3))
@@ -585,22 +586,22 @@ def _marker_angle_covariance(model: FourSegmentModel, phi: np.ndarray) -> np.nda
     return cov
 
 
-def paper_covariance(model: FourSegmentModel, meas: Measurement) -> np.ndarray:
+def paper_covariance(model: Any, meas: Any) -> np.ndarray:
     r"""Kuo's Appendix-B covariance of the measurement errors (diagonal, constant in time).
 
     Force channels: white noise through the filter, :math:`\sigma_F^2 G_{00}`.
     Accelerations: marker noise to segment angle, :math:`2\sigma_x^2 / l_i^2` (eq. B4
     with its exponent restored), through filter and second difference,
     :math:`\times G_{22}`. The gains are the steady-state values inside the record
-    (:func:`bmc.standing.noise_gains`). Like the paper, this neglects the errors of the
+    (:func:`bmc.models.standing.noise_gains`). Like the paper, this neglects the errors of the
     angles and velocities at which ``A`` and ``b`` are evaluated, and the correlation of
     neighbouring segment angles through their shared marker.
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body (segment lengths).
-    meas : Measurement
+    meas : bmc.models.standing.Measurement
         Noise levels, filter and sampling.
 
     Returns
@@ -617,7 +618,7 @@ def paper_covariance(model: FourSegmentModel, meas: Measurement) -> np.ndarray:
 
 
 def propagated_covariance(
-    model: FourSegmentModel, meas: Measurement, *, tau: ArrayLike | None = None
+    model: Any, meas: Any, *, tau: ArrayLike | None = None
 ) -> np.ndarray:
     r"""Covariance of the errors of ``A tau = b`` with marker noise carried all the way.
 
@@ -631,13 +632,13 @@ def propagated_covariance(
     :math:`(\delta\phi, \delta\dot\phi, \delta\ddot\phi)` is the raw angle covariance
     from the markers (with the correlation of neighbouring segments through their shared
     marker) times the frame's filter-and-difference gains
-    (:func:`bmc.standing.noise_gains`).
+    (:func:`bmc.models.standing.noise_gains`).
 
     Parameters
     ----------
-    model : FourSegmentModel
+    model : bmc.models.standing.FourSegmentModel
         The body.
-    meas : Measurement
+    meas : bmc.models.standing.Measurement
         The processed measurements (their angles are the linearisation point).
     tau : array_like, shape (R * N, 3), optional
         Torques at which to linearise [N m] (keyword-only). Default: the top-down
@@ -679,67 +680,13 @@ def propagated_covariance(
     return cov
 
 
-def rmse(estimate: ArrayLike, truth: ArrayLike) -> np.ndarray:
-    """Root-mean-square error over frames (axis 0), channel by channel, eq. (14).
-
-    Parameters
-    ----------
-    estimate, truth : array_like, shape (N, ...)
-        Estimated and exact values, any unit [u].
-
-    Returns
-    -------
-    numpy.ndarray, shape (...)
-        RMSE per channel [u].
-
-    Examples
-    --------
-    >>> print(np.round(rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
-    [1.     1.4142]
-    """
-    estimate = as_array(estimate, "estimate")
-    truth = as_array(truth, "truth")
-    if estimate.shape != truth.shape:
-        raise ValueError(
-            f"estimate and truth must have the same shape; got {estimate.shape} and "
-            f"{truth.shape}"
-        )
-    return np.sqrt(np.mean((estimate - truth) ** 2, axis=0))
-
-
-def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
-    r"""Overall RMSE of a vector over frames, eq. (15), with the paper's norm.
-
-    Kuo's norm divides by the number of entries, ``||x||^2 = (1/m) sum x_j^2``, so the
-    overall RMSE is the root of the mean of the squared per-channel RMSEs: the paper's
-    3.27 N m (Newton-Euler) is :math:`\sqrt{(0.043^2 + 1.43^2 + 5.49^2)/3} = 3.28` up to
-    the rounding of its per-joint values.
-
-    Parameters
-    ----------
-    estimate, truth : array_like, shape (N, m)
-        Estimated and exact values [u].
-
-    Returns
-    -------
-    float
-        [u].
-
-    Examples
-    --------
-    >>> print(round(overall_rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
-    1.2247
-    """
-    return float(np.sqrt(np.mean(rmse(estimate, truth) ** 2)))
-
-
 def overall_rmse_by_realisation(
     estimate: ArrayLike, truth: ArrayLike, realisations: int
 ) -> np.ndarray:
     """Overall RMSE, eq. (15), of each realisation of a stacked trial.
 
     The frames of ``R`` realisations are stacked on axis 0, one realisation after the other
-    (as :func:`bmc.standing.measure` stacks them); each realisation gets its own
+    (as :func:`bmc.models.standing.measure` stacks them); each realisation gets its own
     :func:`overall_rmse`.
 
     Parameters

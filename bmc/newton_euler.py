@@ -32,30 +32,17 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, frames, positive
+from bmc.kinematics import cross2
 
-__all__ = ["LowerLimbResult", "invdyn2d", "lower_limb"]
-__all__ += ["invdyn3d", "joint_loads3d"]  # 3D section (H4), at the end of the file
+__all__ = ["LowerLimbResult", "invdyn2d", "invdyn3d", "joint_loads3d", "lower_limb"]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 G = 9.80665  # standard acceleration of free fall [m/s^2] (ISO 80000-3)
-
-
-def _cross2(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Z-component of the cross product of planar vectors (..., 2) x (..., 2)."""
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
-
-
-def _frames(arrays: dict[str, tuple[np.ndarray, int]]) -> tuple[int, ...]:
-    """Broadcast the frame (leading) shapes of named arrays, or explain which clash."""
-    leads = {name: arr.shape[: arr.ndim - core] for name, (arr, core) in arrays.items()}
-    try:
-        return np.broadcast_shapes(*leads.values())
-    except ValueError:
-        listing = ", ".join(f"{name} {arrays[name][0].shape}" for name in leads)
-        raise ValueError(
-            "the arguments must have the same number of frames on axis 0 (or one frame); "
-            f"got shapes {listing}"
-        ) from None
 
 
 def invdyn2d(
@@ -159,19 +146,17 @@ def invdyn2d(
     for name in ("mass", "Icm"):
         if np.any(sca[name] < 0):
             raise ValueError(f"{name} must be non-negative; got {sca[name]!r:.80}")
-    frames = _frames(
-        {**{k: (v, 1) for k, v in vec.items()}, **{k: (v, 0) for k, v in sca.items()}}
-    )
+    lead = frames(*[(k, v, 1) for k, v in vec.items()], *[(k, v, 0) for k, v in sca.items()])
     gravity = np.array([0.0, -positive(g, "g", unit="m/s^2", allow_zero=True)])
     m = sca["mass"][..., None]
     Fp = m * vec["acm"] - m * gravity - vec["Fd"]
     Mp = (
         sca["Icm"] * sca["alpha"]
         - sca["Md"]
-        - _cross2(vec["rd"] - vec["rcm"], vec["Fd"])
-        - _cross2(vec["rp"] - vec["rcm"], Fp)
+        - cross2(vec["rd"] - vec["rcm"], vec["Fd"])
+        - cross2(vec["rp"] - vec["rcm"], Fp)
     )
-    return np.broadcast_to(Fp, frames + (2,)).copy(), np.broadcast_to(Mp, frames).copy()
+    return np.broadcast_to(Fp, lead + (2,)).copy(), np.broadcast_to(Mp, lead).copy()
 
 
 _SEGMENTS = ("thigh", "shank", "foot")
@@ -523,15 +508,10 @@ def lower_limb(
 
 
 # ---------------------------------------------------------------------------------------
-# End of the planar section (H2). The 3D section, if any, follows below this line.
+# 3D: Euler's equations in the segment frame, loads solved segment by segment from the
+# distal end; the matrix form of the same equations is in bmc.matrix_form, and the two
+# agree to rounding error (tests/test_newton_euler3d.py).
 # ---------------------------------------------------------------------------------------
-
-
-# =======================================================================================
-# 3D section (owner: H4, notebook 3). Euler's equations in the segment frame, loads solved
-# segment by segment from the distal end; the matrix form of the same equations is in
-# bmc.matrix_form, and the two agree to rounding error (tests/test_newton_euler3d.py).
-# =======================================================================================
 def invdyn3d(
     rcm: ArrayLike,
     rd: ArrayLike,
@@ -610,7 +590,7 @@ def invdyn3d(
     R = as_array(R, "R", last=(3, 3), ndim=(2, 3))
     mass = positive(mass, "mass", unit="kg")
     inertia = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3), ndim=2)
-    _frames({**{k: (v, 1) for k, v in vec.items()}, "R": (R, 2)})
+    frames(*[(k, v, 1) for k, v in vec.items()], ("R", R, 2))
     gravity = np.array([0.0, -positive(g, "g", unit="m/s^2", allow_zero=True), 0.0])
     w = vec["omega"]
     euler = vec["omegadot"] @ inertia.T + np.cross(w, w @ inertia.T)   # segment frame

@@ -41,6 +41,10 @@ __all__ = [
     "vee",
 ]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _AXES = {"x": 0, "y": 1, "z": 2}
 
 

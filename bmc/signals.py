@@ -36,6 +36,10 @@ __all__ = [
 ]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def _signal(x: ArrayLike, name: str, minimum: int) -> np.ndarray:
     """Check a signal with time on axis 0 and at least ``minimum`` samples."""
     arr = as_array(x, name)

@@ -25,6 +25,10 @@ from bmc._validation import as_array
 __all__ = ["ChainSimulation", "Simulation", "euler", "simulate", "simulate_chain"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 @dataclass(frozen=True)
 class Simulation:
     """The result of :func:`simulate` or :func:`euler`.
@@ -428,7 +432,7 @@ def simulate_chain(
         tq, fe = loads(t, q, qd)
         # Unchecked single-frame dynamics (the inputs were checked above): this function
         # runs thousands of times per simulation.
-        qdd, force_power = chain._accelerations(q, qd, tq, fe)
+        qdd, force_power = chain.frame_accelerations(q, qd, tq, fe)
         return np.concatenate([qd, qdd, [qd @ tq + force_power]])
 
     y0 = np.concatenate([q0, qd0, [0.0]])

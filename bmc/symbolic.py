@@ -44,6 +44,10 @@ __all__ = [
     "two_link",
 ]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 t = sp.Symbol("t")
 
 

@@ -33,12 +33,12 @@ def repo() -> Path:
     return REPO
 
 
-# Kuo's standing body and its sway benchmark (tests of bmc.standing, bmc.least_squares and the
-# Kuo explorer). Session scope: the simulation is deterministic and read-only in the tests.
+# Kuo's standing body and its sway benchmark (tests of bmc.models.standing, bmc.least_squares
+# and the Kuo explorer). Session scope: the simulation is deterministic and read-only in the tests.
 @pytest.fixture(scope="session")
 def kuo_model():
     """Kuo's four-segment standing body with the paper's Appendix-A parameters."""
-    from bmc import standing
+    from bmc.models import standing
 
     return standing.FourSegmentModel()
 
@@ -46,7 +46,7 @@ def kuo_model():
 @pytest.fixture(scope="session")
 def kuo_sway(kuo_model):
     """The seeded 4 s sway benchmark at 60 Hz on :func:`kuo_model`."""
-    from bmc import standing
+    from bmc.models import standing
 
     return standing.simulate_sway(kuo_model)
 
@@ -54,7 +54,7 @@ def kuo_sway(kuo_model):
 @pytest.fixture(scope="session")
 def kuo_states():
     """Seven random states near upright: segment angles, velocities, accelerations."""
-    from bmc import standing
+    from bmc.models import standing
 
     rng = np.random.default_rng(20240607)
     n = 7

@@ -153,19 +153,19 @@ def test_forward_inverts_inverse(n):
     np.testing.assert_allclose(back, qdd, rtol=1e-10, atol=1e-10)
 
 
-def test_private_single_frame_dynamics_matches_public_methods():
-    # simulate_chain uses chain._accelerations; it must equal the checked public path.
+def test_unchecked_single_frame_dynamics_matches_public_methods():
+    # simulate_chain uses chain.frame_accelerations; it must equal the checked public path.
     rng = np.random.default_rng(11)
     chain = _random_chain(rng, 3)
     for _ in range(5):
         q, qd, tau = rng.uniform(-3, 3, 3), rng.uniform(-3, 3, 3), rng.uniform(-9, 9, 3)
         force = rng.uniform(-20, 20, 2)
-        qdd, power = chain._accelerations(q, qd, tau, force)
+        qdd, power = chain.frame_accelerations(q, qd, tau, force)
         # Same equations, different order of operations: rounding only.
         np.testing.assert_allclose(qdd, chain.forward_dynamics(q, qd, tau, F=force),
                                    rtol=1e-11, atol=1e-11)
         np.testing.assert_allclose(power, -qd @ chain.external_terms(q, force), rtol=1e-12)
-        np.testing.assert_allclose(chain._accelerations(q, qd, tau)[0],
+        np.testing.assert_allclose(chain.frame_accelerations(q, qd, tau)[0],
                                    chain.forward_dynamics(q, qd, tau), rtol=1e-11, atol=1e-11)
 
 
@@ -267,3 +267,18 @@ def test_bad_states_raise_clear_errors():
         arm.external_terms([0.1, 0.2], [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="same frames"):
         arm.inverse_dynamics(np.zeros((5, 2)), np.zeros((4, 2)), np.zeros((5, 2)))
+
+
+def test_from_segments_takes_anthropometry_segments():
+    # The same chain as four parallel lists; a segment without inertia is named.
+    from bmc import anthropometry as am
+
+    segs = [am.segment(s, body_mass=70.0, height=1.75) for s in ("thigh", "shank", "foot")]
+    chain = PlanarChain.from_segments(segs, g=9.8)
+    ref = PlanarChain([s.length for s in segs], [s.com for s in segs],
+                      [s.mass for s in segs], [s.inertia for s in segs], g=9.8)
+    q = np.array([[0.1, -0.4, 1.2], [0.3, 0.2, -0.1]])
+    np.testing.assert_array_equal(chain.mass_matrix(q), ref.mass_matrix(q))
+    assert chain.g == 9.8
+    with pytest.raises(TypeError, match="length, com, mass and inertia"):
+        PlanarChain.from_segments([object()])

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bmc import least_squares as ls
-from bmc import standing
+from bmc.models import standing
 
 RNG = np.random.default_rng(20240607)
 

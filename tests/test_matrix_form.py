@@ -5,7 +5,9 @@ import pytest
 
 import bmc
 from bmc import matrix_form as mf
-from bmc.rotations import rotation_matrix
+from bmc.models.double_pendulum import DoublePendulum, euler_double_pendulum
+from bmc.models.stance import stance_example
+from bmc.rotations import rotation_matrix, skew, vee
 
 SOURCE_Y0 = [np.pi / 10, np.pi / 3, 2 * np.pi, -6 * np.pi]   # the source's initial state
 
@@ -20,29 +22,29 @@ def test_skew_identities(rng):
     # Exact algebra; only rounding of a few products (|a|, |b| ~ 1): 1e-14 absolute.
     a, b = rng.normal(size=(2, 100, 3))
     R = rotation_matrix(rng.uniform(-np.pi, np.pi, size=(100, 3)))
-    S = mf.skew(a)
+    S = skew(a)
     np.testing.assert_allclose(S @ b[..., None], np.cross(a, b)[..., None], atol=1e-14)
     np.testing.assert_allclose(np.swapaxes(S, -1, -2), -S, atol=0)
-    np.testing.assert_allclose(mf.vee(S), a, atol=0)
+    np.testing.assert_allclose(vee(S), a, atol=0)
     Ra = np.einsum("nij,nj->ni", R, a)
-    np.testing.assert_allclose(R @ S @ np.swapaxes(R, -1, -2), mf.skew(Ra), atol=1e-14)
-    np.testing.assert_allclose(mf.skew(a[0]) @ mf.skew(a[0]),
+    np.testing.assert_allclose(R @ S @ np.swapaxes(R, -1, -2), skew(Ra), atol=1e-14)
+    np.testing.assert_allclose(skew(a[0]) @ skew(a[0]),
                                np.outer(a[0], a[0]) - a[0] @ a[0] * np.eye(3), atol=1e-14)
 
 
 def test_vee_refuses_a_non_skew_matrix():
     with pytest.raises(ValueError, match="skew-symmetric"):
-        mf.vee(np.eye(3))
-    np.testing.assert_allclose(mf.vee(np.eye(3) + mf.skew([1.0, 2.0, 3.0]), atol=None),
+        vee(np.eye(3))
+    np.testing.assert_allclose(vee(np.eye(3) + skew([1.0, 2.0, 3.0]), atol=None),
                                [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match="trailing shape"):
-        mf.skew([1.0, 2.0])
+        skew([1.0, 2.0])
 
 
 # ----------------------------------------------------------------------- double pendulum
 @pytest.fixture
 def pend():
-    return mf.DoublePendulum()
+    return DoublePendulum()
 
 
 @pytest.fixture
@@ -101,7 +103,7 @@ def test_energy_drift_dop853_versus_euler(pend):
     E = pend.energy(res.y[:, :2], res.y[:, 2:])
     drift_dop = np.abs(E - E[0]).max() / abs(E[0])
     assert drift_dop < 1e-8
-    t, y = mf.euler_double_pendulum(pend, SOURCE_Y0, 2.0, dt=1e-4, every=100)
+    t, y = euler_double_pendulum(pend, SOURCE_Y0, 2.0, dt=1e-4, every=100)
     E_euler = pend.energy(y[:, :2], y[:, 2:])
     drift_euler = np.abs(E_euler - E_euler[0]).max() / abs(E_euler[0])
     assert drift_euler > 1e-3
@@ -111,7 +113,7 @@ def test_energy_drift_dop853_versus_euler(pend):
 def test_fast_euler_matches_generic_euler(pend):
     # Same method, two implementations (closed-form 2x2 solve in floats vs NumPy solve in
     # bmc.simulate.euler): identical up to rounding accumulated over 200 steps.
-    t, y = mf.euler_double_pendulum(pend, SOURCE_Y0, 0.02, dt=1e-4)
+    t, y = euler_double_pendulum(pend, SOURCE_Y0, 0.02, dt=1e-4)
     ref = bmc.simulate.euler(pend.rhs, (0.0, 0.02), SOURCE_Y0, dt=1e-4)
     np.testing.assert_allclose(t, ref.t, atol=1e-15)
     np.testing.assert_allclose(y, ref.y, rtol=1e-12, atol=1e-12)
@@ -128,17 +130,17 @@ def test_rhs_matches_accelerations(pend, states):
 
 def test_double_pendulum_errors():
     with pytest.raises(ValueError, match="l2 \\[m\\] must be a finite positive"):
-        mf.DoublePendulum(l2=-1.0)
+        DoublePendulum(l2=-1.0)
     with pytest.raises(ValueError, match="theta \\[rad\\] must have trailing shape"):
-        mf.DoublePendulum().mass_matrix([0.1, 0.2, 0.3])
+        DoublePendulum().mass_matrix([0.1, 0.2, 0.3])
     with pytest.raises(ValueError, match="dt \\[s\\]"):
-        mf.euler_double_pendulum(mf.DoublePendulum(), SOURCE_Y0, 1.0, dt=0.0)
+        euler_double_pendulum(DoublePendulum(), SOURCE_Y0, 1.0, dt=0.0)
 
 
 # ------------------------------------------------------------------- 3D matrix formalism
 @pytest.fixture(scope="module")
 def stance():
-    return mf.stance_example()
+    return stance_example()
 
 
 def test_assembled_blocks_have_the_source_structure(stance):

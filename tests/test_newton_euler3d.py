@@ -6,6 +6,7 @@ import pytest
 import bmc
 from bmc import matrix_form as mf
 from bmc import newton_euler as ne
+from bmc.models.stance import stance_example
 from bmc.rotations import rotation_matrix
 
 G = 9.80665
@@ -13,12 +14,12 @@ G = 9.80665
 
 @pytest.fixture(scope="module")
 def stance():
-    return mf.stance_example()
+    return stance_example()
 
 
 @pytest.fixture(scope="module")
 def planar():
-    return mf.stance_example(planar=True)
+    return stance_example(planar=True)
 
 
 def _rel(a, b):

@@ -2,7 +2,9 @@ import numpy as np
 import pytest
 
 from bmc import reactions as rx
-from bmc.somersault import human_model, somersault
+from bmc.models.human import human_model, leg_reactions, paper_formulas
+from bmc.models.somersault import somersault
+from bmc.tree import PlanarTree
 
 LEGS = ["hip", "knee", "ankle"]
 
@@ -139,8 +141,8 @@ def test_symbolic_reactions_reproduce_corrected_eq_3_3(sym):
     h[9] += Rx  # contact force on the feet (segment 4, x and y rows)
     h[10] += Ry
     lam = sym.reactions(h, columns=range(6))
-    assert sp.simplify(lam - rx.paper_formulas()) == sp.zeros(6, 1)
-    wrong = sp.simplify(lam - rx.paper_formulas(misprint=True))
+    assert sp.simplify(lam - paper_formulas()) == sp.zeros(6, 1)
+    wrong = sp.simplify(lam - paper_formulas(misprint=True))
     assert wrong[3] != 0 and wrong[:3, 0] == sp.zeros(3, 1)  # only lambda_4 is affected
 
 
@@ -171,9 +173,9 @@ def test_four_formulations_agree_on_consistent_data(motion):
     h = motion.applied_forces(torques=idr.torques)
     a = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=LEGS)
     b = rx.reactions_classical(m, motion.q, motion.qd, h, joints=LEGS)
-    c = rx.reactions_explicit(m, motion.q, motion.qd, motion.qdd, motion.contact_force)
+    c = leg_reactions(m, motion.q, motion.qd, motion.qdd, motion.contact_force)
     d, tau = rx.reactions_newton_euler(m, motion.q, motion.qd, motion.qdd,
-                                       motion.contact_force, motion.contact_point[1],
+                                       motion.contact_force, motion.contact_point,
                                        contact_moment=motion.contact_moment)
     scale = np.abs(a).max()
     # the goal of the notebook: 1e-9 relative; rounding gives ~1e-14
@@ -223,7 +225,7 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
     np.testing.assert_allclose(a - b, predicted, atol=1e-8 * np.abs(a).max())
     # eq. (2.10) is the recursion from the free ends, noisy or not
     ne, _ = rx.reactions_newton_euler(m, motion.q, motion.qd, motion.qdd, R,
-                                      motion.contact_point[1])
+                                      motion.contact_point)
     np.testing.assert_allclose(a[:, :6], ne, atol=1e-9 * np.abs(ne).max())
 
 
@@ -237,10 +239,35 @@ def test_bad_inputs(model):
     with pytest.raises(ValueError, match="contact_point=.*is required"):
         model.applied_forces(np.zeros(9), contact_force=[0.0, 1.0])
     with pytest.raises(ValueError, match="parent must give"):
-        rx.PlanarTree(["a", "b"], [-1, 1], [0, 1], [1, 1], [1, 1], [0.5, 0.5], [1, 1], [1, 1])
+        PlanarTree(["a", "b"], [-1, 1], [0, 1], [1, 1], [1, 1], [0.5, 0.5], [1, 1], [1, 1])
     with pytest.raises(ValueError, match="mass must be positive"):
-        rx.PlanarTree(["a"], [-1], [0], [1], [1], [0.5], [0], [1])
-    pend = rx.PlanarTree(["a", "b"], [-1, 0], [0, 1], [-1, -1], [1, 1], [0.5, 0.5], [1, 1],
+        PlanarTree(["a"], [-1], [0], [1], [1], [0.5], [0], [1])
+    pend = PlanarTree(["a", "b"], [-1, 0], [0, 1], [-1, -1], [1, 1], [0.5, 0.5], [1, 1],
                          [1, 1])
     with pytest.raises(ValueError, match="needs segments 'thigh', 'shank', 'foot'"):
-        rx.reactions_explicit(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
+        leg_reactions(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
+
+
+def test_tree_and_chain_share_the_model_interface(model, motion):
+    # One meaning of mass_matrix and bias_forces for every model: M qdd + bias = generalised
+    # forces of all loads but gravity. Independent truth for the tree: minimal_form with
+    # gravity alone in h gives d - hbar = bias. For the chain (a pendulum hanging from a
+    # fixed point): the closed form of one uniform rod, bias = m g c cos(q) at rest.
+    q, qd = motion.q[::40], motion.qd[::40]
+    Mbar, d, hbar = rx.minimal_form(model, q, qd, model.applied_forces(q))
+    np.testing.assert_allclose(model.mass_matrix(q), Mbar, rtol=1e-12, atol=0)
+    # rounding of sums of ~1e3 N terms: 1e-9 of the body weight
+    np.testing.assert_allclose(model.bias_forces(q, qd), d - hbar, rtol=0,
+                               atol=1e-9 * model.body_weight)
+    from bmc.chain import PlanarChain
+    rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
+    np.testing.assert_allclose(rod.bias_forces([0.3], [0.0]), [2.0 * 9.81 * 0.5 * np.cos(0.3)],
+                               rtol=1e-14)
+
+
+def test_symbolic_lambdify_takes_frames(model, sym, frames):
+    # broadcast_lambdify underneath: N frames at once equal the numeric D frame by frame
+    # (rounding only).
+    q, qd, qdd = (np.asarray(x) for x in frames)
+    fD = sym.lambdify(sym.D)
+    np.testing.assert_allclose(fD(q, qd, qdd), model.jacobian_q(q), atol=1e-13)

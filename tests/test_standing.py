@@ -1,11 +1,11 @@
-"""Tests of bmc.standing (Kuo's standing body and sway benchmark) against independent truths."""
+"""Tests of bmc.models.standing (Kuo's standing body and sway) against independent truths."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from bmc import standing
+from bmc.models import standing
 
 
 # --------------------------------------------------------------------------- the model

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bmc import reactions as rx
-from bmc.somersault import somersault
+from bmc.models.somersault import somersault
 from bmc.widgets import reactions as wr
 
 

@@ -24,7 +24,8 @@ __all__ = [
 
 def _kuo_entries() -> list[tuple[str, Any, str, str]]:
     """Measurement matrices of Kuo's benchmark at quiet standing and a biased mini-trial."""
-    from bmc import least_squares, standing
+    from bmc import least_squares
+    from bmc.models import standing
 
     model = standing.FourSegmentModel()
     rng = np.random.default_rng(1998)

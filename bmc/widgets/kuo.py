@@ -1,6 +1,6 @@
 """Kuo's benchmark with adjustable noise: Newton-Euler and least squares against the truth.
 
-:func:`torque_explorer` measures the simulated sway of :func:`bmc.standing.simulate_sway`
+:func:`torque_explorer` measures the simulated sway of :func:`bmc.models.standing.simulate_sway`
 with the chosen marker and force-plate noise, then shows the ankle, knee and hip torques of
 the bottom-up Newton-Euler method and of Kuo's weighted least squares (with the paper's
 Appendix-B weights or with the propagated covariance) over the true torques.
@@ -32,8 +32,8 @@ def torque_explorer(
 
     Parameters
     ----------
-    sway : bmc.standing.Sway, optional
-        The exact trial (default: :func:`bmc.standing.simulate_sway`).
+    sway : bmc.models.standing.Sway, optional
+        The exact trial (default: :func:`bmc.models.standing.simulate_sway`).
     seed : int, optional
         Seed of the noise pattern (keyword-only). Default 0.
     interactive : bool, optional
@@ -52,7 +52,7 @@ def torque_explorer(
     import ipywidgets as widgets
 
     from bmc import least_squares as ls
-    from bmc import standing
+    from bmc.models import standing
 
     sway = standing.simulate_sway() if sway is None else sway
     model = sway.model

@@ -56,7 +56,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
 
     from bmc import simulate
     from bmc._validation import positive
-    from bmc.matrix_form import DoublePendulum, euler_double_pendulum
+    from bmc.models.double_pendulum import DoublePendulum, euler_double_pendulum
 
     duration = positive(duration, "duration", unit="s")
     pend = DoublePendulum()

@@ -31,8 +31,8 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
 
     Parameters
     ----------
-    motion : bmc.somersault.Motion, optional
-        Default :func:`bmc.somersault.somersault`.
+    motion : bmc.models.somersault.Motion, optional
+        Default :func:`bmc.models.somersault.somersault`.
     seed : int, optional
         Seed of the noise pattern (keyword-only); the slider scales it.
     interactive : bool, optional
@@ -51,7 +51,7 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
     import matplotlib.pyplot as plt
 
     from bmc import reactions as rx
-    from bmc.somersault import somersault
+    from bmc.models.somersault import somersault
 
     motion = somersault() if motion is None else motion
     model, t = motion.model, motion.t

@@ -47,6 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, positive, same_frames
+from bmc.kinematics import lever_kinematics
 
 __all__ = [
     "KUO_PARAMETERS",
@@ -58,6 +59,10 @@ __all__ = [
     "noise_gains",
     "simulate_sway",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 #: Body-segment parameters of Kuo (1998), Appendix A: foot, shank, thigh, HAT.
 KUO_PARAMETERS = {
@@ -163,8 +168,7 @@ class FourSegmentModel:
         self.ankle = self.lengths[0] * foot
         self.foot_com = self.com[0] * foot
         # levers[k, j]: length along segment j's direction in moving segment k's COM.
-        lv = self.lengths[1:]
-        self._levers = np.tril(np.broadcast_to(lv, (3, 3)), k=-1) + np.diag(self.com[1:])
+        self._levers = self.chain.levers
         self.Q = np.eye(3) - np.eye(3, k=1)
 
     def __repr__(self) -> str:
@@ -226,10 +230,10 @@ class FourSegmentModel:
     def _kinematics(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, ...]:
         """cos, sin, moving COM x and y [m], and their centripetal accelerations [m/s^2]."""
         c, s = np.cos(phi), np.sin(phi)
-        lt = self._levers.T
-        x, y = self.ankle[0] + c @ lt, self.ankle[1] + s @ lt
-        w = phid**2
-        return c, s, x, y, -(c * w) @ lt, -(s * w) @ lt
+        r, _, acc = lever_kinematics(self._levers, np.stack([c, s], axis=-1), phid,
+                                     np.zeros_like(phid))
+        return (c, s, self.ankle[0] + r[..., 0], self.ankle[1] + r[..., 1], acc[..., 0],
+                acc[..., 1])
 
     def com_accelerations(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
         """Accelerations of the four centres of mass [m/s^2], shape ``(..., 4, 2)``.
@@ -245,13 +249,25 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 4, 2)
             Row 0 (the foot) is zero.
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
-        c, s, _, _, ax, ay = self._kinematics(phi, phid)
-        lt = self._levers.T
-        acc = np.stack([ax - (s * phidd) @ lt, ay + (c * phidd) @ lt], axis=-1)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
+        axes = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+        acc = lever_kinematics(self._levers, axes, phid, phidd)[2]
         return np.concatenate([np.zeros(acc.shape[:-2] + (1, 2)), acc], axis=-2)
 
-    def _state(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
+    def check_motion(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
+        """Return ``phi`` (and ``phid``, ``phidd`` if given) as checked float arrays.
+
+        Parameters
+        ----------
+        *arrays : array_like, shape (..., 3)
+            Segment angles [rad], then optionally angular velocities [rad/s] and
+            accelerations [rad/s^2] of shank, thigh and HAT, with the same frames.
+
+        Raises
+        ------
+        ValueError
+            If a trailing size is not 3 or the frames differ.
+        """
         names = ("phi", "phid", "phidd")
         units = ("rad", "rad/s", "rad/s^2")
         out = tuple(
@@ -280,9 +296,9 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 3)
             ``h`` such that ``M_phi phidd + h = Q tau`` [N m].
         """
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         q, qd = self.to_joint_angles(phi), self.to_joint_angles(phid)
-        hq = self.chain.velocity_terms(q, qd) + self.chain.gravity_terms(q)
+        hq = self.chain.bias_forces(q, qd)
         return np.einsum("ij,...j->...i", self.Q, hq)
 
     def inverse_dynamics(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
@@ -298,7 +314,7 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 3)
             Ankle, knee and hip torques [N m].
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
         q = self.to_joint_angles(phi)
         return self.chain.inverse_dynamics(
             q, self.to_joint_angles(phid), self.to_joint_angles(phidd)
@@ -306,7 +322,7 @@ class FourSegmentModel:
 
     def forward_dynamics(self, phi: ArrayLike, phid: ArrayLike, tau: ArrayLike) -> np.ndarray:
         """Segment angular accelerations [rad/s^2] under joint torques ``tau`` [N m]."""
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         tau = as_array(tau, "tau", unit="N m", last=3)
         qdd = self.chain.forward_dynamics(
             self.to_joint_angles(phi), self.to_joint_angles(phid), tau
@@ -330,7 +346,7 @@ class FourSegmentModel:
         d : numpy.ndarray, shape (..., 3)
             ``T`` [N m], ``Fx, Fy`` [N]: centripetal and gravity parts.
         """
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         return self._ground_terms(phi, phid)
 
     def _ground_terms(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -363,7 +379,7 @@ class FourSegmentModel:
             Torque about the force-plate origin [N m] and force [N] exerted by the plate
             on the foot.
         """
-        phi, phid, phidd = self._state(phi, phid, phidd)
+        phi, phid, phidd = self.check_motion(phi, phid, phidd)
         C, d = self._ground_terms(phi, phid)
         return (C @ phidd[..., None])[..., 0] + d
 
@@ -383,7 +399,7 @@ class FourSegmentModel:
             Ground reaction [N m, N, N] and segment accelerations [rad/s^2].
         """
         phidd = self.forward_dynamics(phi, phid, tau)
-        phi, phid = self._state(phi, phid)
+        phi, phid = self.check_motion(phi, phid)
         C, d = self._ground_terms(phi, phid)
         return np.concatenate([(C @ phidd[..., None])[..., 0] + d, phidd], axis=-1)
 

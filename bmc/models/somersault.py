@@ -1,16 +1,13 @@
-r"""The seven-segment planar human model of Blajer and Czaplicki, and a generated somersault.
+r"""A generated back somersault on Blajer and Czaplicki's seven-segment human model.
 
-:func:`human_model` builds the paper's model as a :class:`bmc.reactions.PlanarTree`: trunk,
-thighs, shanks, feet, upper arms, forearms with hands and head, joined at hip, knee, ankle,
-shoulder, elbow and neck, the left and right limbs lumped together, with de Leva's (1996)
-segment parameters scaled to the subject. :func:`somersault` generates, on that model, a
+:func:`somersault` generates, on :func:`bmc.models.human.human_model`, a
 back somersault in pike from a compliant trampoline bed: the body shape follows a smooth
 program, the hip position and the trunk angle follow from the whole-body Newton-Euler
 equations, so the result is dynamically consistent by construction. It comes back as a
 :class:`Motion`, which holds everything that inverse dynamics and the joint reactions of
 :mod:`bmc.reactions` need.
 
-Conventions as in :mod:`bmc.reactions`: SI units; x forward, y up; gravity ``g > 0`` along
+Conventions as in :mod:`bmc.tree`: SI units; x forward, y up; gravity ``g > 0`` along
 -y; angles in radians, counter-clockwise positive, measured from the vertical; generalised
 coordinates ``q = [x_H, y_H, phi_1, ..., phi_7]`` (hip position, segment angles); **axis 0
 is time**.
@@ -22,8 +19,6 @@ References
    813-824, 2005.
 .. [2] W. Blajer, A. Czaplicki, "Modeling and inverse simulation of somersaults on the
    trampoline", *Journal of Biomechanics* 34, 1619-1629, 2001.
-.. [3] P. de Leva, "Adjustments to Zatsiorsky-Seluyanov's segment inertia parameters",
-   *Journal of Biomechanics* 29(9), 1223-1230, 1996.
 """
 
 from __future__ import annotations
@@ -35,90 +30,22 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc import anthropometry as am
 from bmc._validation import positive
-from bmc.reactions import G, PlanarTree, _cross2, _perp
+from bmc.kinematics import cross2, perp
+from bmc.models.human import CONTACT_FRACTION, SEGMENTS, human_model
+from bmc.tree import PlanarTree
 
-__all__ = ["CONTACT_FRACTION", "Motion", "human_model", "somersault"]
+__all__ = ["Motion", "somersault"]
 
-# ---------------------------------------------------------------------- the human model
-_HUMAN_SEGMENTS = ("trunk", "thigh", "shank", "foot", "upper_arm", "forearm_hand", "head")
-_HUMAN_JOINTS = ("hip", "knee", "ankle", "shoulder", "elbow", "neck")
-CONTACT_FRACTION = 0.7  # contact point (ball of the foot) / foot length, from the ankle
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+# Tuned constants of the generated somersault
 TOUCHDOWN_TRUNK = -0.3  # trunk angle at touchdown [rad]: centre of mass above the contact
 COP_FOLLOW = 0.5  # share of the lean that the centre of pressure follows (see somersault)
 LEVER = 0.014633  # moment arm of the bed force about the COM [m] (tuned: one somersault)
 DRIFT = 0.207059  # forward COM speed at touchdown [m/s] (tuned: land where touched down)
-
-
-def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "male",
-                g: float = G) -> PlanarTree:
-    """Build the seven-segment planar human model of Blajer and Czaplicki (de Leva data).
-
-    Segments (the paper's numbering): 1 trunk, 2 thighs, 3 shanks, 4 feet, 5 upper arms,
-    6 forearms with hands, 7 head; joints hip (1-2), knee (2-3), ankle (3-4), shoulder
-    (1-5), elbow (5-6), neck (1-7). Left and right limbs move together ("collateral"), so
-    each limb segment carries the mass and inertia of both sides, and every limb reaction
-    is the sum over both sides. Nine degrees of freedom: hip position and seven angles.
-
-    Parameters
-    ----------
-    body_mass : float, optional
-        Body mass [kg] (default 60).
-    height : float, optional
-        Body height [m] (default 1.70).
-    sex : {"male", "female"}, optional
-        Which column of de Leva's table (default ``"male"``).
-    g : float, optional
-        Acceleration of free fall [m/s^2].
-
-    Returns
-    -------
-    PlanarTree
-
-    Notes
-    -----
-    From :mod:`bmc.anthropometry`, de Leva (1996) Table 4, scaled to height: trunk from
-    the mid-hip to C7 (``trunk_c7``), the shoulders on its axis at the ``trunk_shoulder``
-    length; head from C7 to the vertex (``head_c7``); thigh (hip to knee joint centre);
-    shank to the ankle joint centre (``shank_ankle``); upper arm; forearm and hand merged
-    with :func:`bmc.anthropometry.combine`. The foot is a line from the ankle, of the foot's
-    length, with its COM at de Leva's fraction from the heel (the ankle is placed above the
-    heel, its height ignored). Inertias are for rotation in the sagittal plane, about the
-    medio-lateral axis: de Leva's *transverse* radius of gyration (the reasoning is in
-    :func:`bmc.anthropometry.segment`).
-
-    Examples
-    --------
-    >>> tree = human_model(body_mass=60.0, height=1.70)
-    >>> tree.names[:4], tree.joint_names[:3]
-    (('trunk', 'thigh', 'shank', 'foot'), ('hip', 'knee', 'ankle'))
-    >>> round(tree.total_mass, 6)
-    60.0
-    """
-    kw = {"body_mass": body_mass, "height": height, "table": "de_leva", "sex": sex,
-          "axis": "mediolateral"}
-    trunk = am.segment("trunk_c7", **kw)
-    shoulder = am.segment("trunk_shoulder", **kw).length
-    head = am.segment("head_c7", **kw)
-    thigh = am.segment("thigh", **kw)
-    shank = am.segment("shank_ankle", **kw)
-    foot = am.segment("foot", **kw)
-    upper = am.segment("upper_arm", **kw)
-    fore = am.combine([am.segment("forearm", **kw), am.segment("hand", **kw)],
-                      name="forearm_hand")
-    # de Leva measures the trunk's and the head's COM from C7 and the vertex: flip to the
-    # proximal joint (hip for the trunk, C7 for the head).
-    segs = [(trunk, trunk.length - trunk.com, 1), (thigh, thigh.com, 2),
-            (shank, shank.com, 2), (foot, foot.com, 2), (upper, upper.com, 2),
-            (fore, fore.com, 2), (head, head.length - head.com, 1)]
-    return PlanarTree(
-        _HUMAN_SEGMENTS, [-1, 0, 1, 2, 0, 4, 0],
-        [0.0, 0.0, thigh.length, shank.length, shoulder, upper.length, trunk.length],
-        [1, -1, -1, -1, -1, -1, 1],
-        [s.length for s, _, _ in segs], [c for _, c, _ in segs],
-        [s.mass * k for s, _, k in segs], [s.inertia * k for s, _, k in segs],
-        g=g, joint_names=_HUMAN_JOINTS)
 
 
 # ------------------------------------------------------------------- generated somersault
@@ -200,7 +127,7 @@ def _shape(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _assemble(model: PlanarTree, base: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, ...]:
     """q, qd and the known part of qdd from base states (N, 6) and the shape program."""
     psi, dpsi, ddpsi = _shape(t)
-    St = model._s[1:].T
+    St = model.path[1:].T
     q = np.concatenate([base[:, :3], base[:, 2:3] + psi @ St], axis=1)
     qd = np.concatenate([base[:, 3:], base[:, 5:6] + dpsi @ St], axis=1)
     qdd0 = np.concatenate([np.zeros((t.size, 3)), ddpsi @ St], axis=1)
@@ -209,7 +136,7 @@ def _assemble(model: PlanarTree, base: np.ndarray, t: np.ndarray) -> tuple[np.nd
 
 def _contact_point(model: PlanarTree, q: np.ndarray, dist: float) -> np.ndarray:
     """Contact point on the foot, (N, 2), without argument checks (inner loop)."""
-    row = model._a[3].copy()
+    row = model.lever[3].copy()
     row[3] += dist
     return q[:, :2] + row @ model.axes(q[:, 2:])
 
@@ -235,16 +162,16 @@ def _base_acceleration(model: PlanarTree, q: np.ndarray, qd: np.ndarray, qdd0: n
     ``sum m_i (r_i - r_G) = 0`` the base acceleration drops out of the moment equation, which
     gives ``phidd_root`` first.
     """
-    m, J, mt, rc = model.mass, model.inertia, model.total_mass, model._rc
+    m, J, mt, rc = model.mass, model.inertia, model.total_mass, model.com_lever
     e = model.axes(q[:, 2:])
-    en = _perp(e)
+    en = perp(e)
     w, al0 = qd[:, 2:, None], qdd0[:, 2:, None]
     r = q[:, None, :2] + rc @ e
     rho = r - (m @ r / mt)[:, None]
     a0 = rc @ (al0 * en - w**2 * e)
     b = rc @ en
-    ang0 = qdd0[:, 2:] @ J + _cross2(rho, a0) @ m
-    angb = J.sum() + _cross2(rho, b) @ m
+    ang0 = qdd0[:, 2:] @ J + cross2(rho, a0) @ m
+    angb = J.sum() + cross2(rho, b) @ m
     phidd = (torque - ang0) / angb
     lin = R + np.array([0.0, -mt * model.g]) - m @ a0 - (m @ b) * phidd[:, None]
     return np.concatenate([lin / mt, phidd[:, None]], axis=1)
@@ -400,8 +327,8 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     from scipy.integrate import solve_ivp
 
     model = human_model() if model is None else model
-    if model.names != _HUMAN_SEGMENTS:
-        raise ValueError(f"somersault needs the human_model() layout {_HUMAN_SEGMENTS}; "
+    if model.names != SEGMENTS:
+        raise ValueError(f"somersault needs the human_model() layout {SEGMENTS}; "
                          f"got {model.names}")
     freq = positive(freq, "freq", unit="Hz")
     speed = positive(speed, "speed", unit="m/s")
@@ -413,7 +340,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     def com_and_momentum(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, float]:
         r, v, _ = model.kinematics(q, qd, np.zeros_like(q))
         vG = m @ v[0] / mt
-        H = model.inertia @ qd[0, 2:] + m @ _cross2(r[0] - m @ r[0] / mt, v[0] - vG)
+        H = model.inertia @ qd[0, 2:] + m @ cross2(r[0] - m @ r[0] / mt, v[0] - vG)
         return vG, float(H)
 
     # touchdown: contact point at the origin, COM falling at `speed`, no angular momentum
@@ -456,7 +383,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     R, rp = _bed_force(model, q, dist, stiffness, lean_len)
     R[~contact] = 0.0
     r, _, _ = model.kinematics(q, qd, qdd0)
-    arm = _cross2(rp - m @ r / mt, R)  # moment of R at P about the centre of mass
+    arm = cross2(rp - m @ r / mt, R)  # moment of R at P about the centre of mass
     torque = float(lever) * R[:, 1] + COP_FOLLOW * arm
     acc = _base_acceleration(model, q, qd, qdd0, R, torque)
     qdd = qdd0.copy()

@@ -1,0 +1,34 @@
+"""Worked models and generated trials, built on the core (sympy's ``models.py`` pattern).
+
+Each submodule is one model of the course, with the trial generated on it:
+
+- :mod:`bmc.models.double_pendulum`: the source's double pendulum of uniform rods in the
+  matrix form ``M qdd = C + G + Q`` and its explicit Euler integration (notebook 3);
+- :mod:`bmc.models.stance`: a synthetic 3D stance of foot and shank (notebook 3);
+- :mod:`bmc.models.human`: Blajer and Czaplicki's seven-segment planar human model and its
+  leg-only closed form, eq. (3.3) (notebook 5);
+- :mod:`bmc.models.somersault`: a generated back somersault on that model (notebook 5);
+- :mod:`bmc.models.standing`: Kuo's four-segment standing body, its simulated sway and the
+  noisy measurement of it (notebook 6).
+
+The formulation modules (:mod:`bmc.newton_euler`, :mod:`bmc.matrix_form`,
+:mod:`bmc.reactions`, :mod:`bmc.least_squares`) never import this package: they take any
+model. Submodules load on first use, like those of :mod:`bmc`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["double_pendulum", "human", "somersault", "stance", "standing"]
+
+
+def __getattr__(name: str):
+    """Load the submodules lazily (PEP 562)."""
+    if name in __all__:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'bmc.models' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

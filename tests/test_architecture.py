@@ -1,0 +1,239 @@
+"""The package's layering, read from its source (CONTRIBUTING.md, "Architecture").
+
+Three layers, each importing only from the ones below it: the core (models of segments,
+chains and trees, their kinematics, signals, data), the formulations (methods that take any
+model of the core) and the serving layer (worked models and trials, plotting, widgets,
+checks). These tests parse every module's imports, so a shortcut across the layers, an import
+cycle or a reach into another module's private names fails here before it spreads.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bmc
+
+PACKAGE = Path(bmc.__file__).parent
+
+CORE = {
+    "bmc", "bmc._validation", "bmc.anthropometry", "bmc.chain", "bmc.datasets",
+    "bmc.kinematics", "bmc.rotations", "bmc.signals", "bmc.simulate", "bmc.symbolic",
+    "bmc.tree",
+}
+FORMULATIONS = {"bmc.least_squares", "bmc.matrix_form", "bmc.newton_euler", "bmc.reactions"}
+
+
+def _layer(module: str) -> int:
+    if module in CORE:
+        return 0
+    if module in FORMULATIONS:
+        return 1
+    return 2  # bmc.models.*, bmc.plotting, bmc.drawing, bmc.widgets.*, bmc.checks.*
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(module: str) -> list[tuple[str, list[str], int]]:
+    """Every ``bmc`` import of a module: (target module, imported names, line)."""
+    tree = ast.parse(MODULES[module].read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "bmc" or node.module.startswith("bmc."):
+                names = [a.name for a in node.names]
+                sub = [f"{node.module}.{n}" for n in names if f"{node.module}.{n}" in MODULES]
+                if sub:
+                    found += [(s, [], node.lineno) for s in sub]
+                    names = [n for n in names if f"{node.module}.{n}" not in MODULES]
+                if names or not sub:
+                    found.append((node.module, names, node.lineno))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("bmc"):
+                    found.append((alias.name, [], node.lineno))
+    return [(t, n, line) for t, n, line in found if t in MODULES]
+
+
+def test_the_module_list_is_not_empty():
+    # A parser that finds nothing would pass every test below.
+    assert {"bmc.chain", "bmc.reactions", "bmc.models.human"} <= set(MODULES)
+    assert any(_imports("bmc.chain")), "bmc.chain imports nothing from bmc?"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_a_module_imports_only_from_its_layer_or_below(module):
+    mine = _layer(module)
+    for target, _, line in _imports(module):
+        assert _layer(target) <= mine, (
+            f"{module} (layer {mine}) imports {target} (layer {_layer(target)}) at line "
+            f"{line}: a lower layer must not depend on a higher one"
+        )
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_imports_a_private_name_of_another(module):
+    for target, names, line in _imports(module):
+        private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+        # Modules of one package (bmc.checks, bmc.widgets) may share the package's helpers.
+        own_package = target.rsplit(".", 1)[0] == module.rsplit(".", 1)[0]
+        if private and not own_package:
+            pytest.fail(f"{module} imports {private} from {target} at line {line}")
+
+
+NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make"}  # public despite the underscore
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_reads_a_private_attribute_of_another_object(module):
+    """``x._name`` is allowed on ``self``/``cls`` only (a class's own state)."""
+    tree = ast.parse(MODULES[module].read_text())
+    bad = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and node.attr not in NAMEDTUPLE_API
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            bad.append(f"line {node.lineno}: .{node.attr}")
+    assert not bad, f"{module} reads private attributes of other objects: {bad}"
+
+
+def test_the_checker_catches_a_private_attribute():
+    node = ast.parse("model._state(q)")
+    hits = [n for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "_state"]
+    assert hits and isinstance(hits[0].value, ast.Name) and hits[0].value.id == "model"
+
+
+def test_there_is_no_import_cycle():
+    graph = {m: {t for t, _, _ in _imports(m) if t != m} for m in MODULES}
+    # A package's __init__ importing its own submodules is not a cycle of the design.
+    for m in graph:
+        graph[m] = {t for t in graph[m] if not t.startswith(m + ".")}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                cycle = stack[stack.index(t):] + [t]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+
+
+def test_importing_rotations_loads_no_formulation_or_model():
+    code = (
+        "import sys, bmc.rotations\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('bmc.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert not [m for m in out if _layer(m) > 0], f"import bmc.rotations loaded {out}"
+
+
+# The explorers and the exercise checks are being rebuilt by their owners while this layout
+# lands; until they get a module-level ``__dir__`` they are expected to fail here. The mark
+# is strict, so the first one that passes makes this test fail: then drop it from the list.
+PENDING_DIR = ("bmc.checks", "bmc.widgets")
+PUBLIC_MODULES = [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="__dir__ pending (owners)"))
+    if m.startswith(PENDING_DIR) else m
+    for m in sorted(MODULES)
+    if not any(p.startswith("_") for p in m.split(".")) and m != "bmc"
+]
+
+
+@pytest.mark.parametrize("module", PUBLIC_MODULES)
+def test_tab_completion_shows_only_public_names(module):
+    mod = importlib.import_module(module)
+    listed = set(dir(mod))
+    hidden = {n for n in listed if not n.startswith("__")} - set(mod.__all__)
+    assert not hidden, f"dir({module}) shows names outside __all__: {sorted(hidden)}"
+    assert set(mod.__all__) <= listed
+
+
+def _code_lines(path: Path) -> int:
+    """Lines of code: not blank, not comments, not docstrings."""
+    source = path.read_text()
+    tree = ast.parse(source)
+    doc_lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(
+                    getattr(body[0], "value", None), ast.Constant) and isinstance(
+                    body[0].value.value, str):
+                doc_lines.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return sum(
+        1 for i, line in enumerate(source.splitlines(), 1)
+        if line.strip() and not line.strip().startswith("#") and i not in doc_lines
+    )
+
+
+def test_code_line_counter_skips_docstrings_and_comments(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text('"""Doc.\n\nMore.\n"""\n# comment\n\ndef f():\n    """Doc."""\n    return 1\n')
+    assert _code_lines(f) == 2
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_module_is_over_500_lines_of_code(module):
+    n = _code_lines(MODULES[module])
+    assert n <= 500, f"{module} has {n} lines of code (docstrings excluded): split it"
+
+
+# Formulas that used to be written several times (issue 15), each as it reads in its one
+# home. Exactly one match: zero means the home was rewritten and the pattern must follow,
+# two means a copy came back. bmc.checks and bmc.widgets are being rebuilt by their owners
+# (their remaining copies are listed in CONTRIBUTING.md) and are not scanned yet.
+WRITTEN_ONCE = {
+    "planar cross product": (
+        r"\w+\[\.\.\., 0\] \* \w+\[\.\.\., 1\] - \w+\[\.\.\., 1\] \* \w+\[\.\.\., 0\]",
+        "bmc.kinematics"),
+    "rotation by +90 degrees": (r"np\.stack\(\[-\w+\[\.\.\., 1\], \w+\[\.\.\., 0\]\]",
+                                "bmc.kinematics"),
+    "root-mean-square error": (r"np\.sqrt\(np\.mean\(\(\w+ - \w+\) \*\* 2", "bmc.signals"),
+    "double-pendulum 2x2 solve": (r"\(c \* r1 - m12 \* r2\) / det", "bmc.models.double_pendulum"),
+    "eq. (3.3), hip x": (r"Rx - m2 \* ax2 - m3 \* ax3 - m4 \* ax4", "bmc.models.human"),
+    "planar Newton-Euler step": (r"m \* vec\[\"acm\"\] - m \* gravity - vec\[\"Fd\"\]",
+                                 "bmc.newton_euler"),
+    "acceleration of a point on rotating segments": (
+        r"\w+\[\.\.\., None\] \* en - \(\w+\*\*2\)\[\.\.\., None\] \* e\b", "bmc.kinematics"),
+}
+
+
+@pytest.mark.parametrize("formula", sorted(WRITTEN_ONCE))
+def test_a_formula_is_written_once(formula):
+    import re
+
+    pattern, home = WRITTEN_ONCE[formula]
+    hits = [
+        (m, n) for m, path in MODULES.items()
+        if not m.startswith(("bmc.checks", "bmc.widgets"))
+        for n in [len(re.findall(pattern, path.read_text()))] if n
+    ]
+    assert hits == [(home, 1)], f"{formula}: expected once in {home}, found {hits}"
