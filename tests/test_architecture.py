@@ -97,7 +97,8 @@ def test_no_module_imports_a_private_name_of_another(module):
             pytest.fail(f"{module} imports {private} from {target} at line {line}")
 
 
-NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make"}  # public despite the underscore
+# Public protocols despite the underscore: namedtuple methods and IPython's display protocol.
+NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_repr_mimebundle_"}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

@@ -45,3 +45,7 @@ __all__ = [
     "segment_diagram",
     "strobe",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -10,6 +10,10 @@ import numpy as np
 
 __all__ = ["Arrow", "Drawing", "Moment"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _FORCE = "#c0392b"     # joint and contact forces
 _GRAVITY = "#1f5fa8"   # weights and g
 _MOMENT = "#7d3c98"    # joint moments

@@ -25,6 +25,10 @@ from bmc.drawing._base import (
 __all__ = ["free_body_diagram", "lower_limb_diagrams", "segment_diagram"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def segment_diagram(
     proximal: ArrayLike,
     distal: ArrayLike,

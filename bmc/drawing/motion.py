@@ -15,6 +15,10 @@ from bmc.drawing._base import _FORCE, Drawing, _arrow, _connectivity, _fit
 __all__ = ["Animation", "animation", "strobe"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def _poses(poses: ArrayLike) -> np.ndarray:
     arr = as_array(poses, "poses", unit="m", last=2)
     if arr.ndim == 2:

@@ -26,6 +26,10 @@ from bmc.drawing._base import (
 __all__ = ["model_sketch"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def _is_chain(model) -> bool:
     return hasattr(model, "joint_positions") and hasattr(model, "com_positions")
 
