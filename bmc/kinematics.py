@@ -53,9 +53,10 @@ def rotation_matrix(angle: ArrayLike) -> np.ndarray:
 
 def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.atleast_1d(as_array(lengths, "lengths", unit="m"))
-    if lengths.ndim != 1 or np.any(lengths <= 0):
+    if lengths.ndim != 1 or lengths.size == 0 or np.any(lengths <= 0):
         raise ValueError(
-            f"lengths [m] must be a 1-D sequence of positive link lengths; got {lengths.tolist()}"
+            f"lengths [m] must be a 1-D sequence of one or more positive link lengths; got "
+            f"{lengths.tolist()}"
         )
     q = as_array(q, "q", unit="rad", last=lengths.size)
     return lengths, q
