@@ -112,9 +112,11 @@ def derivative(x: ArrayLike, dt: float, *, n: int = 1) -> np.ndarray:
 def _check_cutoff(cutoff: float, freq: float, name: str = "cutoff") -> float:
     fc = positive(cutoff, name, unit="Hz")
     if fc >= freq / 2:
+        hint = ("; if it is in rad/s, divide by 2 pi" if fc / (2 * np.pi) < freq / 2 else
+                "; if freq is in kHz, give it in Hz" if fc < freq * 500 else "")
         raise ValueError(
             f"{name} [Hz] must be below the Nyquist frequency freq/2 = {freq / 2:g} Hz; "
-            f"got {fc:g} Hz"
+            f"got {fc:g} Hz{hint}"
         )
     return fc
 
@@ -358,6 +360,10 @@ def rmse(estimate: ArrayLike, truth: ArrayLike, *, axis: int = 0) -> np.ndarray:
     """
     estimate = as_array(estimate, "estimate")
     truth = as_array(truth, "truth")
+    axis = integer(axis, "axis", what="the axis to average over")
+    if not -max(estimate.ndim, 1) <= axis < max(estimate.ndim, 1):
+        raise ValueError(f"axis must name an axis of estimate, which has shape "
+                         f"{estimate.shape}; got axis={axis}")
     if estimate.shape != truth.shape:
         raise ValueError(
             f"estimate and truth must have the same shape; got {estimate.shape} and "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +79,8 @@ def refuses():
         with pytest.raises(exc) as info:
             func(**kwargs)
         message = str(info.value)
-        assert arg in message, f"the message does not name {arg!r}: {message}"
+        assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", message), (
+            f"the message does not name {arg!r}: {message}")
         _BAD_INPUT["clear"] += 1
         return message
 
