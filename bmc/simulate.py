@@ -378,7 +378,14 @@ def euler(
                 f"(now {h:.3g} s) or use simulate()")
     with np.errstate(over="ignore", invalid="ignore"):
         for k in range(steps):  # a time-stepping loop: each step needs the previous one
-            y[k + 1] = y[k] + h * np.asarray(fun(grid[k], y[k], *args), dtype=float)
+            slope = np.asarray(fun(grid[k], y[k], *args), dtype=float)
+            if not np.all(np.isfinite(slope)):
+                raise FloatingPointError(
+                    f"fun(t, y, *args) returned non-finite dy/dt {slope.tolist()} at t = "
+                    f"{grid[k]:.6g} s for the finite state y = {y[k].tolist()}: check fun for "
+                    "a division by zero or an overflow"
+                )
+            y[k + 1] = y[k] + h * slope
             if not np.all(np.isfinite(y[k + 1])):
                 _refuse_nonfinite(grid[: k + 2], y[: k + 2], "the explicit Euler solution",
                                   unstable)
