@@ -92,7 +92,12 @@ def _type_error(where: str, value: object, what: str) -> TypeError:
                            "round-off",
         "None": "pass a number; use np.nan for a missing sample and fill it before calling",
     }.get(what, "pass real numbers (int or float, or a NumPy array of them)")
-    return TypeError(f"{where} must be real numbers; got {what} ({_describe(value)}): {todo}")
+    if isinstance(value, str) and value.strip():
+        try:
+            todo = f"pass numbers, not text: write {float(value)!r}, not {value!r}"
+        except ValueError:
+            pass
+    return TypeError(f"{where} must be real number(s); got {what} ({_describe(value)}): {todo}")
 
 
 def _real(value: object, where: str) -> np.ndarray:
@@ -181,7 +186,7 @@ def as_array(
             count = int(np.count_nonzero(~np.isfinite(arr)))
             raise ValueError(
                 f"{where} contains {count} non-finite value(s) (NaN or inf), the first "
-                f"({arr[bad]!r}) at index {bad}; it must be finite: interpolate or drop "
+                f"({float(arr[bad])!r}) at index {bad}; it must be finite: interpolate or drop "
                 "missing samples before calling"
             )
     return arr
