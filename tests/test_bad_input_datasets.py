@@ -6,6 +6,7 @@ import http.server
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from bmc import datasets
@@ -80,3 +81,9 @@ def test_a_trickling_server_is_abandoned_at_the_overall_deadline(trickling_serve
     # tenths of slack for one read and the thread scheduling on a loaded machine).
     assert 0.9 < elapsed < 5.0
     assert not (tmp_path / "cache" / "bmc" / "all.frc").exists()
+
+
+def test_no_nan_or_inf_in_the_loaded_trial():
+    run = datasets.load_running()
+    for name in ("time", "markers", "grf", "true_forces", "true_moments"):
+        assert np.all(np.isfinite(getattr(run, name))), name
