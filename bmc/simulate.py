@@ -251,7 +251,10 @@ def simulate(
     ------
     TypeError, ValueError
         If an argument or the first call of ``fun`` is malformed (checked before
-        integration).
+        integration), including NaN or non-positive tolerances (which would hang the
+        solver) and a ``max_step`` so small that the steps would not fit in memory.
+    FloatingPointError
+        If ``fun`` returns NaN or infinity during the run; the message gives the time.
     RuntimeError
         If the solver fails.
 
@@ -273,12 +276,29 @@ def simulate(
     if not isinstance(args, tuple):
         raise TypeError(f"args must be a tuple of extra arguments; got {type(args).__name__}")
     _check_rhs(fun, span[0], y0, args)
+
+    def checked(t, y, *extra):
+        # A NaN or inf slope would make the step control shrink the step until it fails
+        # with a cryptic message (and NumPy warnings): say what happened, and when.
+        out = fun(t, y, *extra)
+        if not np.all(np.isfinite(out)):
+            raise FloatingPointError(
+                f"fun(t, y, *args) returned non-finite dy/dt {np.asarray(out).tolist()} at "
+                f"t = {t:.6g} s for y = {np.asarray(y).tolist()}: check fun for a division by "
+                "zero or an overflow, or a state that leaves the model's domain"
+            )
+        return out
+
     sol = solve_ivp(
-        fun, span, y0, method=method, t_eval=samples, rtol=rtol, atol=atol, args=args or None,
-        max_step=max_step,
+        checked, span, y0, method=method, t_eval=samples, rtol=rtol, atol=atol,
+        args=args or None, max_step=max_step,
     )
     if not sol.success:
-        raise RuntimeError(f"the integration failed at t = {sol.t[-1]} s: {sol.message}")
+        raise RuntimeError(
+            f"the integration failed at t = {sol.t[-1]} s: {sol.message} (the solution may "
+            "blow up there, or fun may jump: check fun near that time, or set max_step "
+            "below the duration of any abrupt input)"
+        )
     y = sol.y.T
     _refuse_nonfinite(sol.t, y, "the solution")
     return Simulation(t=sol.t, y=y, nfev=int(sol.nfev), message=str(sol.message))

@@ -146,3 +146,10 @@ def test_no_nan_or_inf_from_finite_valid_input(seed):
                              tau=[rng.normal()])
     outs += [res.q, res.qd, res.qdd, res.energy, res.work]
     assert all(np.all(np.isfinite(o)) for o in outs)
+
+
+def test_a_slope_that_turns_infinite_is_reported_with_its_time():
+    with pytest.raises(FloatingPointError, match=r"non-finite dy/dt \[inf\] at t = ") as info:
+        sim.simulate(blows_up, (0.0, 1.0), [0.0])
+    # the first stage evaluated at or after 0.5 s (a step spans a few tenths of a second here)
+    assert 0.5 <= float(str(info.value).split("at t = ")[1].split(" s")[0]) < 1.0
