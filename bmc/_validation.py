@@ -102,7 +102,7 @@ def _type_error(where: str, value: object, what: str) -> TypeError:
 
 def _real(value: object, where: str) -> np.ndarray:
     """Convert to a float array, refusing text, booleans, complex numbers, None, objects."""
-    kind = _bad_kind(value)
+    kind = _kind_of(value)
     if kind is not None:
         raise _type_error(where, value, kind)
     try:
@@ -123,6 +123,12 @@ def _real(value: object, where: str) -> np.ndarray:
             raise _type_error(where, value, "Python objects") from exc
     if arr.dtype.kind in _KINDS:
         raise _type_error(where, value, _KINDS[arr.dtype.kind])
+    # NumPy turns [0.5, True] into [0.5, 1.0]: look for booleans in short typed-in sequences
+    # (long ones come from data files and arrays, where this cannot happen).
+    if isinstance(value, (list, tuple)) and arr.size <= 1000:
+        kind = _bad_kind(value)
+        if kind is not None:
+            raise _type_error(where, value, kind)
     return np.asarray(arr, dtype=float)
 
 
