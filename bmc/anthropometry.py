@@ -58,13 +58,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from bmc._validation import positive
+from bmc._validation import plausible, positive
 
 __all__ = ["AXES", "Row", "Segment", "combine", "segment", "segment_names", "table"]
+
+# Every human's stature and body mass lie in these ranges (a newborn to the tallest and
+# heaviest people recorded); a value outside is a unit mistake or a typo.
+_HEIGHT_RANGE = (0.4, 2.75)   # [m]
+_MASS_RANGE = (1.0, 650.0)    # [kg]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
 
 _NAN = float("nan")
 
@@ -139,8 +145,8 @@ class Segment:
         ``com / length`` [-].
     inertia : float
         Moment of inertia about the COM, I [kg m^2], about the axis named by ``axis``: by
-        default the medio-lateral one, i.e. for rotation in the sagittal plane (``nan``
-        where the table gives no radius of gyration).
+        default the medio-lateral one, i.e. for rotation in the sagittal plane (always
+        finite: :func:`segment` refuses a segment whose table gives no radius).
     radius_of_gyration_fraction : float
         Radius of gyration about the COM / length, k [-]; ``I = m (k L)^2``.
     table : str
@@ -360,9 +366,9 @@ def segment(
         Segment name, for example ``"thigh"``, ``"shank"`` (alias ``"leg"``),
         ``"forearm_hand"``; see :func:`segment_names` for each table's list.
     body_mass : float
-        Body mass [kg].
+        Body mass [kg], 1 to 650 kg (any human).
     height : float
-        Body height (stature) [m].
+        Body height (stature) [m], 0.4 to 2.75 m (any human).
     table : {"dempster", "de_leva"}, optional
         Which table (default ``"dempster"``).
     sex : {"female", "male"} or None, optional
@@ -391,13 +397,17 @@ def segment(
     ValueError
         For an unknown segment (the message lists the valid names), an unknown table, a
         missing or invalid ``sex``, an unknown ``axis`` (or one the table does not give),
-        or a non-positive mass or height.
+        a non-positive mass or height, a mass or height outside every human's range (the
+        message names the unit it was probably given in: 175 is centimetres, 70000 grams),
+        or a segment whose radius of gyration the table does not give (Dempster's
+        ``"trunk"``: use ``"trunk_head_neck"`` or ``"hat"``, or de Leva's ``"trunk"``; its
+        mass fraction stays available in ``table("dempster")["trunk"]``).
+    TypeError
+        If ``body_mass`` or ``height`` is not a real number, or a name is not a str.
 
     Notes
     -----
-    Provenance of each row is in ``table(...)[name].source``. Dempster's trunk has no
-    tabulated radius of gyration, so its ``inertia`` is ``nan``; use ``"hat"`` or
-    ``"trunk_head_neck"`` when an inertia is needed.
+    Provenance of each row is in ``table(...)[name].source``.
 
     de Leva's three columns of radii are about the *sagittal*, *transverse* and
     *longitudinal* axes, in the anatomical naming of Zatsiorsky that he follows: the
@@ -432,8 +442,12 @@ def segment(
     ...  segment("hand", axis="anteroposterior", **h).radius_of_gyration_fraction)
     (0.513, 0.628)
     """
-    body_mass = positive(body_mass, "body_mass", unit="kg")
-    height = positive(height, "height", unit="m")
+    body_mass = plausible(positive(body_mass, "body_mass", unit="kg"), "body_mass", unit="kg",
+                          low=_MASS_RANGE[0], high=_MASS_RANGE[1], quantity="body mass",
+                          units={"g": 1e-3})
+    height = plausible(positive(height, "height", unit="m"), "height", unit="m",
+                       low=_HEIGHT_RANGE[0], high=_HEIGHT_RANGE[1], quantity="body height",
+                       units={"cm": 1e-2, "mm": 1e-3, "ft": 0.3048})
     rows = _TABLES[_key(table, sex)]
     key = _normalise(name)
     if key not in rows:
@@ -447,7 +461,14 @@ def segment(
     k = {"mediolateral": row.gyration_fraction,
          "anteroposterior": row.gyration_anteroposterior,
          "longitudinal": row.gyration_longitudinal}[meaning]
-    inertia = mass * (k * length) ** 2 if math.isfinite(k) else _NAN
+    if not math.isfinite(k):
+        raise ValueError(
+            f"segment {name!r} of table {table!r} has no tabulated radius of gyration, so no "
+            "moment of inertia: use 'trunk_head_neck' or 'hat' (Dempster), or "
+            "table='de_leva' with sex=..., which tabulates the trunk's; the mass fraction "
+            f"alone is in table({table!r})[{key!r}].mass_fraction"
+        )
+    inertia = mass * (k * length) ** 2
     return Segment(key, mass, length, row.com_fraction * length, row.com_fraction, inertia, k,
                    table.lower(), sex, meaning)
 
@@ -502,6 +523,12 @@ def combine(parts: Sequence[Segment], *, name: str) -> Segment:
     >>> round(s.mass, 3), round(s.com, 4)
     (1.54, 0.1706)
     """
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(f"name must be a non-empty str naming the combined segment; got "
+                        f"{name!r}")
+    if isinstance(parts, (str, Segment)) or not isinstance(parts, Sequence):
+        raise TypeError("parts must be a non-empty sequence of Segment objects, as returned by "
+                        f"bmc.anthropometry.segment(); got {type(parts).__name__}")
     parts = list(parts)
     if not parts or not all(isinstance(p, Segment) for p in parts):
         kinds = sorted({type(p).__name__ for p in parts}) or ["nothing"]

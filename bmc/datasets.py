@@ -7,17 +7,32 @@ SHA-256; :func:`load_running` fetches the files with pooch into the user's cache
 Set the environment variable ``BMC_DATA_DIR`` to a directory that already holds the files to
 work offline (CI does): the files are then read from there, verified by hash, and never
 downloaded.
+
+A download has an overall deadline (:data:`DOWNLOAD_DEADLINE`, 300 s per call of
+:func:`data_path`) besides a per-read timeout, so a server that stalls, or trickles bytes
+slowly enough to defeat any per-read timeout, stops the loader with an error that says how
+to get the files instead of hanging the notebook.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["DATA_DIR_ENV", "REGISTRY", "Running", "SegmentSet", "data_path", "load_running"]
+from bmc._validation import positive
+
+__all__ = ["DATA_DIR_ENV", "DOWNLOAD_DEADLINE", "REGISTRY", "Running", "SegmentSet",
+           "data_path", "load_running"]
+
+DOWNLOAD_DEADLINE = 300.0
+"""Longest time one call of :func:`data_path` may spend downloading [s]."""
+
+_READ_TIMEOUT = 30.0  # longest silence of the server within a download [s]
+_CHUNK = 1 << 16
 
 
 def __dir__() -> list[str]:
@@ -134,7 +149,49 @@ def _verified_local(name: str, directory: Path) -> Path:
     return path
 
 
-def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None) -> Path:
+class _DeadlineDownloader:
+    """A pooch downloader that gives up at an absolute time (``time.monotonic()``).
+
+    Each read returns as soon as any bytes arrive (``read1``), so the deadline is checked
+    between reads however slowly the server sends; a silent server trips the per-read
+    socket timeout.
+    """
+
+    def __init__(self, stop: float, deadline: float) -> None:
+        self.stop = stop
+        self.deadline = deadline
+
+    def _check(self, url: str, received: int) -> None:
+        if time.monotonic() > self.stop:
+            raise TimeoutError(
+                f"the download of {url} passed its deadline of {self.deadline:g} s after "
+                f"{received} bytes (the server is too slow or stalled)"
+            )
+
+    def __call__(self, url: str, output_file, pooch) -> None:
+        import urllib.request
+
+        self._check(url, 0)
+        left = max(self.stop - time.monotonic(), 1e-3)
+        with urllib.request.urlopen(url, timeout=min(_READ_TIMEOUT, left)) as response:
+            handle = open(output_file, "wb") if isinstance(output_file, (str, os.PathLike)) \
+                else output_file
+            try:
+                received = 0
+                while True:
+                    self._check(url, received)
+                    chunk = response.read1(_CHUNK)
+                    if not chunk:
+                        break
+                    handle.write(chunk)
+                    received += len(chunk)
+            finally:
+                if handle is not output_file:
+                    handle.close()
+
+
+def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None,
+              deadline: float | None = None) -> Path:
     """Return the local path of a registered data file, fetching it if needed.
 
     Parameters
@@ -145,6 +202,10 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None) -> P
         Directory that already holds the file. Defaults to the environment variable
         ``BMC_DATA_DIR``; when neither is given the file is downloaded once into the
         user's cache.
+    deadline : float, optional
+        Longest time the download may take overall [s]; default
+        :data:`DOWNLOAD_DEADLINE` (300 s). The server may also stay silent for at most
+        30 s at a time.
 
     Returns
     -------
@@ -158,8 +219,13 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None) -> P
     FileNotFoundError
         If the local directory lacks the file.
     OSError
-        If a file's checksum does not match, or it cannot be downloaded.
+        If a file's checksum does not match, or it cannot be downloaded within the deadline.
     """
+    limit = DOWNLOAD_DEADLINE if deadline is None else positive(deadline, "deadline", unit="s")
+    stop = time.monotonic() + limit
+    if not isinstance(name, str):
+        raise KeyError(f"name must be one of {sorted(REGISTRY)}; got {type(name).__name__} "
+                       f"{name!r}")
     if name not in REGISTRY:
         raise KeyError(f"name must be one of {sorted(REGISTRY)}; got {name!r}")
     local = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV)
@@ -172,7 +238,7 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None) -> P
         path=pooch.os_cache("bmc"), base_url=_BASE_URL, registry=REGISTRY, retry_if_failed=1
     )
     try:
-        return Path(fetcher.fetch(name))
+        return Path(fetcher.fetch(name, downloader=_DeadlineDownloader(stop, limit)))
     except ValueError as exc:  # pooch's hash mismatch after download
         raise OSError(f"checksum mismatch for downloaded {name!r}: {exc}") from exc
     except Exception as exc:  # network errors come from requests, urllib3 or socket

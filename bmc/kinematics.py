@@ -59,9 +59,10 @@ def rotation_matrix(angle: ArrayLike) -> np.ndarray:
 
 def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.atleast_1d(as_array(lengths, "lengths", unit="m"))
-    if lengths.ndim != 1 or np.any(lengths <= 0):
+    if lengths.ndim != 1 or lengths.size == 0 or np.any(lengths <= 0):
         raise ValueError(
-            f"lengths [m] must be a 1-D sequence of positive link lengths; got {lengths.tolist()}"
+            f"lengths [m] must be a 1-D sequence of one or more positive link lengths; got "
+            f"{lengths.tolist()}"
         )
     q = as_array(q, "q", unit="rad", last=lengths.size)
     return lengths, q
@@ -231,9 +232,10 @@ def joint_rates_2link(
     >>> print(np.round(joint_rates_2link([1.0, 1.0], [0.0, np.pi / 2], [0.0, 1.0]), 12))
     [ 1. -1.]
     """
+    if np.size(as_array(lengths, "lengths", unit="m")) != 2:
+        raise ValueError(f"lengths must hold the two link lengths [m]; got "
+                         f"{np.size(lengths)} value(s)")
     lengths, q = _chain_args(lengths, q)
-    if lengths.size != 2:
-        raise ValueError(f"lengths must hold the two link lengths [m]; got {lengths.size}")
     v = as_array(v, "v", unit="m/s", last=2)
     jac = jacobian(lengths, q)
     det = lengths[0] * lengths[1] * np.sin(q[..., 1])
@@ -374,7 +376,13 @@ def minimum_jerk_reach_2link(
     p, v, a = minimum_jerk(p0, pf, duration, t)
     if p.shape[1:] != (2,):
         raise ValueError(f"p0 and pf [m] must be planar points (x, y); got shape {p.shape[1:]}")
-    q = inverse_kinematics_2link(p, l1, l2, elbow=elbow)
+    try:
+        q = inverse_kinematics_2link(p, l1, l2, elbow=elbow)
+    except ValueError as exc:
+        if "out of reach" not in str(exc):
+            raise
+        raise ValueError(f"the straight path from p0 to pf [m] leaves the chain's reach: "
+                         f"{exc}; move p0 or pf within reach") from None
     qd, qdd = joint_rates_2link([l1, l2], q, v, a)
     return q, qd, qdd
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, positive, rotation_matrices
 
 __all__ = [
     "angular_acceleration",
@@ -49,11 +49,27 @@ _AXES = {"x": 0, "y": 1, "z": 2}
 
 
 def _axis_index(axis: str | int) -> int:
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, (str, int, np.integer)):
+        raise TypeError(f"axis must be 'x', 'y', 'z' (or 0, 1, 2); got {type(axis).__name__} "
+                        f"{axis!r}: name the axis of the rotation")
     if isinstance(axis, str) and axis.lower() in _AXES:
         return _AXES[axis.lower()]
     if isinstance(axis, (int, np.integer)) and 0 <= int(axis) <= 2:
         return int(axis)
     raise ValueError(f"axis must be 'x', 'y', 'z' (or 0, 1, 2); got {axis!r}")
+
+
+def _flag(value: bool, name: str) -> bool:
+    """Refuse anything but True or False for a switch (a str 'False' would count as True)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def _frame(frame: str) -> str:
+    if not isinstance(frame, str) or frame not in ("segment", "global"):
+        raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
+    return frame
 
 
 def _sequence(sequence: str) -> tuple[int, int, int]:
@@ -128,6 +144,7 @@ def rotation_matrix(angles: ArrayLike, *, sequence: str = "xyz",
     (True, 1.0)
     """
     seq = _sequence(sequence)
+    intrinsic = _flag(intrinsic, "intrinsic")
     angles = as_array(angles, "angles", unit="rad", last=3)
     R1, R2, R3 = (axis_rotation(a, angles[..., i]) for i, a in enumerate(seq))
     return R1 @ R2 @ R3 if intrinsic else R3 @ R2 @ R1
@@ -181,9 +198,9 @@ def rotation_kinematics(angles: ArrayLike, rates: ArrayLike, accelerations: Arra
     >>> w
     array([0., 0., 2.])
     """
-    if frame not in ("segment", "global"):
-        raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
+    frame = _frame(frame)
     seq = _sequence(sequence)
+    intrinsic = _flag(intrinsic, "intrinsic")
     q = as_array(angles, "angles", unit="rad", last=3)
     qd = as_array(rates, "rates", unit="rad/s", last=3)
     qdd = as_array(accelerations, "accelerations", unit="rad/s^2", last=3)
@@ -214,11 +231,7 @@ def _rotations(R: ArrayLike) -> np.ndarray:
     if R.shape[0] < 3:
         raise ValueError(f"R must hold at least 3 frames (N, 3, 3) to differentiate over "
                          f"time; got shape {R.shape}")
-    err = np.max(np.abs(R @ np.swapaxes(R, -1, -2) - np.eye(3)))
-    if err > 1e-6:
-        raise ValueError(f"R must hold rotation matrices (R R^T = I); the largest deviation "
-                         f"is {err:.3g}")
-    return R
+    return rotation_matrices(R, "R")
 
 
 def angular_velocity(R: ArrayLike, dt: float, *, frame: str = "segment") -> np.ndarray:
@@ -243,6 +256,13 @@ def angular_velocity(R: ArrayLike, dt: float, *, frame: str = "segment") -> np.n
     numpy.ndarray, shape (N, 3)
         Angular velocity [rad/s].
 
+    Raises
+    ------
+    ValueError
+        If ``R`` has fewer than 3 frames, or a frame is not a rotation: not orthonormal
+        (for example ``2 I``) or a reflection (determinant -1, left-handed axes); the
+        message names the first such frame.
+
     Examples
     --------
     >>> t = np.arange(0.0, 1.0, 0.01)
@@ -250,8 +270,7 @@ def angular_velocity(R: ArrayLike, dt: float, *, frame: str = "segment") -> np.n
     >>> np.round(angular_velocity(R, 0.01)[50], 4)
     array([0.    , 0.    , 2.9996])
     """
-    if frame not in ("segment", "global"):
-        raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
+    frame = _frame(frame)
     R = _rotations(R)
     dt = positive(dt, "dt", unit="s")
     Rdot = np.gradient(R, dt, axis=0, edge_order=2)
@@ -343,6 +362,7 @@ def vee(S: ArrayLike, *, atol: float | None = 1e-9) -> np.ndarray:
     """
     S = as_array(S, "S", last=(3, 3))
     if atol is not None:
+        atol = positive(atol, "atol")
         asym = np.max(np.abs(S + np.swapaxes(S, -1, -2)), initial=0.0)
         scale = max(1.0, float(np.max(np.abs(S), initial=0.0)))
         if asym > atol * scale:

@@ -7,8 +7,10 @@ trailing dimensions is treated as an independent signal.
   and second-order one-sided differences at the two ends, so the result has the shape of
   the input, is aligned in time with it, and is exact for polynomials up to degree 2
   (first derivative) or 3 (second derivative).
-- :func:`lowpass` is a Butterworth filter run forward and backward (zero phase lag).
-- :func:`residual_analysis` chooses a cut-off frequency with Winter's residual analysis.
+- :func:`lowpass` is a Butterworth filter run forward and backward (zero phase lag), in
+  second-order sections, which stay accurate at high orders and low cut-offs.
+- :func:`residual_analysis` chooses a cut-off frequency with Winter's residual analysis and
+  warns (:class:`BMCWarning`) when the residuals show no knee.
 
 Notes
 -----
@@ -19,14 +21,16 @@ at the end) shifts the acceleration one sample earlier. :func:`derivative` avoid
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import BMCWarning, as_array, integer, number, positive
 
 __all__ = [
+    "BMCWarning",
     "ResidualAnalysis",
     "derivative",
     "lowpass",
@@ -94,8 +98,7 @@ def derivative(x: ArrayLike, dt: float, *, n: int = 1) -> np.ndarray:
     >>> np.round(derivative(t**3, 0.1, n=2), 6) + 0.0
     array([0. , 0.6, 1.2, 1.8, 2.4])
     """
-    if n not in (1, 2) or isinstance(n, bool):
-        raise ValueError(f"n must be 1 or 2 (order of the derivative); got {n!r}")
+    n = integer(n, "n", minimum=1, maximum=2, what="order of the derivative")
     step = positive(dt, "dt", unit="s")
     arr = _signal(x, "x", 3 if n == 1 else 4)
     out = np.empty_like(arr)
@@ -113,24 +116,28 @@ def derivative(x: ArrayLike, dt: float, *, n: int = 1) -> np.ndarray:
 def _check_cutoff(cutoff: float, freq: float, name: str = "cutoff") -> float:
     fc = positive(cutoff, name, unit="Hz")
     if fc >= freq / 2:
+        hint = ("; if it is in rad/s, divide by 2 pi" if fc / (2 * np.pi) < freq / 2 else
+                "; if freq is in kHz, give it in Hz" if fc < freq * 500 else "")
         raise ValueError(
             f"{name} [Hz] must be below the Nyquist frequency freq/2 = {freq / 2:g} Hz; "
-            f"got {fc:g} Hz"
+            f"got {fc:g} Hz{hint}"
         )
     return fc
 
 
 def _check_order(order: int) -> int:
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order < 1:
-        raise ValueError(f"order must be a positive integer (one pass); got {order!r}")
-    return int(order)
+    return integer(order, "order", minimum=1, what="of one filter pass")
 
 
 def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.ndarray:
     r"""Zero-lag Butterworth low-pass filter along axis 0 (time).
 
-    The filter runs forward and backward (:func:`scipy.signal.filtfilt`), which cancels
-    the phase lag and squares the amplitude response.
+    The filter runs forward and backward (:func:`scipy.signal.sosfiltfilt`), which cancels
+    the phase lag and squares the amplitude response. It is applied as a cascade of
+    second-order sections: the single transfer function ``b, a`` of a high order at a low
+    cut-off has coefficients that round-off ruins (order 8 at 1 Hz of 1000 Hz gives values
+    of 1e42), the sections do not. Where ``b, a`` is well conditioned the two agree to
+    round-off.
 
     Parameters
     ----------
@@ -141,8 +148,8 @@ def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.n
     cutoff : float
         Cut-off frequency of one pass [Hz], below ``freq / 2``.
     order : int, optional
-        Order of ONE pass (keyword-only); the zero-lag result has twice this order.
-        Default 2, the usual choice in biomechanics (4th order in total).
+        Order of ONE pass (keyword-only), at least 1; the zero-lag result has twice this
+        order. Default 2, the usual choice in biomechanics (4th order in total).
 
     Returns
     -------
@@ -170,14 +177,16 @@ def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.n
     >>> bool(np.max(np.abs(y - slow)[100:-100]) < 1e-3)
     True
     """
-    from scipy.signal import butter, filtfilt
+    from scipy.signal import butter, sosfiltfilt
 
     fs = positive(freq, "freq", unit="Hz")
     fc = _check_cutoff(cutoff, fs)
     k = _check_order(order)
     arr = _signal(x, "x", 3 * (k + 1) + 1)
-    b, a = butter(k, fc / (fs / 2.0))
-    return filtfilt(b, a, arr, axis=0)
+    sos = butter(k, fc / (fs / 2.0), output="sos")
+    # sosfiltfilt's default padding, 3 (2 sections + 1 - trailing zeros), equals filtfilt's
+    # 3 (order + 1) for every order, so the edges are treated as before.
+    return sosfiltfilt(sos, arr, axis=0)
 
 
 @dataclass(frozen=True)
@@ -248,6 +257,15 @@ def residual_analysis(
     ResidualAnalysis
         Cut-offs, residuals, fitted line and chosen cut-off (per column).
 
+    Warns
+    -----
+    BMCWarning
+        When a column shows no knee: its residual at the lowest cut-off tried is within a
+        factor sqrt(2) of the fitted noise line (the signal distorted by that filter adds
+        less than the noise itself: pure noise, or a signal slower than every cut-off), or
+        the chosen cut-off is an end of the range. The cut-off returned is then not a
+        balance of noise and distortion; try lower cut-offs or look at the residual plot.
+
     Examples
     --------
     >>> import numpy as np
@@ -266,7 +284,8 @@ def residual_analysis(
         )
     for fc in (fcs[0], fcs[-1]):
         _check_cutoff(fc, fs, "cutoffs")
-    start = 0.5 * (fcs[0] + fcs[-1]) if fit_from is None else float(fit_from)
+    start = (0.5 * (fcs[0] + fcs[-1]) if fit_from is None
+             else number(fit_from, "fit_from", unit="Hz"))
     fit = fcs >= start
     if fit.sum() < 2:
         raise ValueError(
@@ -291,6 +310,7 @@ def residual_analysis(
             i = below[0]
             r0, r1 = flat[i - 1, j], flat[i, j]
             chosen[j] = fcs[i - 1] + (r0 - intercept[j]) / (r0 - r1) * (fcs[i] - fcs[i - 1])
+    _warn_without_knee(fcs, flat, intercept, slope, chosen)
     shape = res.shape[1:]
     return ResidualAnalysis(
         cutoffs=fcs,
@@ -299,6 +319,27 @@ def residual_analysis(
         slope=slope.reshape(shape),
         cutoff=chosen.reshape(shape),
     )
+
+
+def _warn_without_knee(fcs: np.ndarray, flat: np.ndarray, intercept: np.ndarray,
+                       slope: np.ndarray, chosen: np.ndarray) -> None:
+    """Warn for each column whose residual curve has no knee in the range tried."""
+    line_low = intercept + slope * fcs[0]
+    no_knee = ((flat[0] < np.sqrt(2.0) * np.abs(line_low)) | (chosen <= fcs[0])
+               | (chosen >= fcs[-1]))
+    if np.any(no_knee):
+        cols = np.flatnonzero(no_knee)
+        which = "" if flat.shape[1] == 1 else f" in column(s) {cols.tolist()[:10]} of x"
+        j = int(cols[0])
+        warnings.warn(
+            f"residual_analysis found no knee{which}: the residual at the lowest cut-off "
+            f"({fcs[0]:g} Hz) is {flat[0, j]:.3g}, the noise line there {line_low[j]:.3g}, "
+            f"and the chosen cut-off is {chosen[j]:.3g} Hz. x looks like noise alone or its "
+            "signal lies below every cut-off tried: try lower cut-offs or a longer record, "
+            "and inspect the residual curve before using this cut-off",
+            BMCWarning,
+            stacklevel=3,
+        )
 
 
 def rmse(estimate: ArrayLike, truth: ArrayLike, *, axis: int = 0) -> np.ndarray:
@@ -323,6 +364,10 @@ def rmse(estimate: ArrayLike, truth: ArrayLike, *, axis: int = 0) -> np.ndarray:
     """
     estimate = as_array(estimate, "estimate")
     truth = as_array(truth, "truth")
+    axis = integer(axis, "axis", what="the axis to average over")
+    if not -max(estimate.ndim, 1) <= axis < max(estimate.ndim, 1):
+        raise ValueError(f"axis must name an axis of estimate, which has shape "
+                         f"{estimate.shape}; got axis={axis}")
     if estimate.shape != truth.shape:
         raise ValueError(
             f"estimate and truth must have the same shape; got {estimate.shape} and "

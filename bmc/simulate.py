@@ -13,6 +13,7 @@ Results have time on axis 0: ``res.y`` is ``(N, m)``, not SciPy's ``(m, N)``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,9 +21,21 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import (
+    BMCWarning,
+    allocation,
+    as_array,
+    first_nonfinite,
+    number,
+    tolerance,
+)
 
-__all__ = ["ChainSimulation", "Simulation", "euler", "simulate", "simulate_chain"]
+__all__ = ["BMCWarning", "ChainSimulation", "Simulation", "euler", "simulate",
+           "simulate_chain"]
+
+_METHODS = ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA")
+# Growth of the state beyond this factor in an explicit Euler run is reported as unstable.
+_EULER_GROWTH = 1e12
 
 
 def __dir__() -> list[str]:
@@ -135,6 +148,32 @@ def _time_samples(t_eval: ArrayLike | None, span: tuple[float, float]) -> np.nda
     return np.clip(t, *span)
 
 
+def _state(y0: ArrayLike) -> np.ndarray:
+    y = as_array(y0, "y0", ndim=1)
+    if y.size == 0:
+        raise ValueError("y0 must hold at least one state variable (shape (m,), m >= 1); "
+                         "got an empty array")
+    return y
+
+
+def _solver_options(method: str, rtol: float, atol: float, max_step: float,
+                    span: tuple[float, float], width: int) -> tuple[str, float, float, float]:
+    """Check the solver's options before SciPy sees them (NaN tolerances make it hang)."""
+    if not isinstance(method, str) or method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(_METHODS)} (a solve_ivp method); "
+                         f"got {method!r}")
+    rtol = tolerance(rtol, "rtol")
+    atol = tolerance(atol, "atol", upper=np.inf)
+    step = number(max_step, "max_step", unit="s", finite=False)
+    if not step > 0:  # inf is allowed (no limit), NaN and non-positive are not
+        raise ValueError(f"max_step [s] must be positive (np.inf for no limit); got {step!r}")
+    if np.isfinite(step):
+        allocation((span[1] - span[0]) / step, width, "max_step [s]", what="steps at least",
+                   hint=f"a max_step of {step:g} s over {span[1] - span[0]:g} s is too small: "
+                        "raise max_step or shorten t_span")
+    return method, rtol, atol, step
+
+
 def _check_rhs(fun: Callable[..., Any], t0: float, y0: np.ndarray, args: tuple) -> None:
     """Call ``fun`` once at the initial state and explain what is wrong with its output."""
     if not callable(fun):
@@ -216,7 +255,10 @@ def simulate(
     ------
     TypeError, ValueError
         If an argument or the first call of ``fun`` is malformed (checked before
-        integration).
+        integration), including NaN or non-positive tolerances (which would hang the
+        solver) and a ``max_step`` so small that the steps would not fit in memory.
+    FloatingPointError
+        If ``fun`` returns NaN or infinity during the run; the message gives the time.
     RuntimeError
         If the solver fails.
 
@@ -231,18 +273,52 @@ def simulate(
     from scipy.integrate import solve_ivp
 
     span = _time_span(t_span)
-    y0 = as_array(y0, "y0", ndim=1)
+    y0 = _state(y0)
     samples = _time_samples(t_eval, span)
+    method, rtol, atol, max_step = _solver_options(method, rtol, atol, max_step, span,
+                                                   y0.size)
     if not isinstance(args, tuple):
         raise TypeError(f"args must be a tuple of extra arguments; got {type(args).__name__}")
     _check_rhs(fun, span[0], y0, args)
+
+    def checked(t, y, *extra):
+        # A NaN or inf slope would make the step control shrink the step until it fails
+        # with a cryptic message (and NumPy warnings): say what happened, and when.
+        out = fun(t, y, *extra)
+        if not np.all(np.isfinite(out)):
+            raise FloatingPointError(
+                f"fun(t, y, *args) returned non-finite dy/dt {np.asarray(out).tolist()} at "
+                f"t = {t:.6g} s for y = {np.asarray(y).tolist()}: check fun for a division by "
+                "zero or an overflow, or a state that leaves the model's domain"
+            )
+        return out
+
     sol = solve_ivp(
-        fun, span, y0, method=method, t_eval=samples, rtol=rtol, atol=atol, args=args or None,
-        max_step=max_step,
+        checked, span, y0, method=method, t_eval=samples, rtol=rtol, atol=atol,
+        args=args or None, max_step=max_step,
     )
     if not sol.success:
-        raise RuntimeError(f"the integration failed at t = {sol.t[-1]} s: {sol.message}")
-    return Simulation(t=sol.t, y=sol.y.T, nfev=int(sol.nfev), message=str(sol.message))
+        raise RuntimeError(
+            f"the integration failed at t = {sol.t[-1]} s: {sol.message} (the solution may "
+            "blow up there, or fun may jump: check fun near that time, or set max_step "
+            "below the duration of any abrupt input)"
+        )
+    y = sol.y.T
+    _refuse_nonfinite(sol.t, y, "the solution")
+    return Simulation(t=sol.t, y=y, nfev=int(sol.nfev), message=str(sol.message))
+
+
+def _refuse_nonfinite(t: np.ndarray, y: np.ndarray, what: str, hint: str = "") -> None:
+    """Raise naming the first time at which ``y`` (time on axis 0) is not finite."""
+    bad = first_nonfinite(y)
+    if bad is not None:
+        k = bad[0]
+        before = f"; at t = {t[k - 1]:.6g} s it was {y[k - 1].tolist()}" if k > 0 else ""
+        raise FloatingPointError(
+            f"{what} became non-finite (NaN or inf) at t = {t[k]:.6g} s (sample {k}, state "
+            f"variable {bad[1] if len(bad) > 1 else 0}){before}: "
+            + (hint or "check fun for a division by zero or an overflow")
+        )
 
 
 def euler(
@@ -281,6 +357,19 @@ def euler(
     Simulation
         ``t`` (N,), ``y`` (N, m), ``nfev``, ``message``.
 
+    Raises
+    ------
+    ValueError
+        If ``dt`` is not positive or longer than the run, or the run would need more memory
+        than the budget (2 GiB; the message gives the figure), checked before allocating.
+    FloatingPointError
+        If the state becomes NaN or infinite; the message gives the time.
+
+    Warns
+    -----
+    BMCWarning
+        If the state grows by more than a factor 1e12: the step is probably unstable.
+
     Examples
     --------
     >>> res = euler(lambda t, y: -y, (0.0, 1.0), [1.0], dt=0.1)
@@ -288,25 +377,52 @@ def euler(
     [0.348678]
     """
     span = _time_span(t_span)
-    y0 = as_array(y0, "y0", ndim=1)
-    try:
-        step = float(dt)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"dt [s] must be a number; got {type(dt).__name__}") from exc
+    y0 = _state(y0)
+    step = number(dt, "dt", unit="s", finite=False)
     if not (np.isfinite(step) and 0 < step <= span[1] - span[0]):
         raise ValueError(
             f"dt [s] must be positive and no longer than the run ({span[1] - span[0]} s); "
             f"got {dt}"
         )
     samples = _time_samples(t_eval, span)
+    if not isinstance(args, tuple):
+        raise TypeError(f"args must be a tuple of extra arguments; got {type(args).__name__}")
+    count = np.ceil((span[1] - span[0]) / step - 1e-9)
+    allocation(count + 1, y0.size, "dt [s]", what="steps",
+               hint=f"dt = {step:g} s over {span[1] - span[0]:g} s is too many steps: raise dt "
+                    "(Euler needs small steps, but 1e-5 s is plenty for a pendulum) or use "
+                    "simulate(), whose adaptive steps need far fewer")
     _check_rhs(fun, span[0], y0, args)
-    steps = int(np.ceil((span[1] - span[0]) / step - 1e-9))
+    steps = int(count)
     grid = np.linspace(span[0], span[1], steps + 1)
     h = grid[1] - grid[0]
     y = np.empty((steps + 1, y0.size))
     y[0] = y0
-    for k in range(steps):  # a time-stepping loop: each step needs the previous one
-        y[k + 1] = y[k] + h * np.asarray(fun(grid[k], y[k], *args), dtype=float)
+    unstable = ("the explicit Euler step is probably unstable for this system: reduce dt "
+                f"(now {h:.3g} s) or use simulate()")
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(steps):  # a time-stepping loop: each step needs the previous one
+            slope = np.asarray(fun(grid[k], y[k], *args), dtype=float)
+            if not np.all(np.isfinite(slope)):
+                raise FloatingPointError(
+                    f"fun(t, y, *args) returned non-finite dy/dt {slope.tolist()} at t = "
+                    f"{grid[k]:.6g} s for the finite state y = {y[k].tolist()}: check fun for "
+                    "a division by zero or an overflow"
+                )
+            y[k + 1] = y[k] + h * slope
+            if not np.all(np.isfinite(y[k + 1])):
+                _refuse_nonfinite(grid[: k + 2], y[: k + 2], "the explicit Euler solution",
+                                  unstable)
+    scale = max(float(np.max(np.abs(y0))), 1.0)
+    growth = float(np.max(np.abs(y))) / scale
+    if growth > _EULER_GROWTH:
+        k = int(np.argmax(np.max(np.abs(y), axis=1) > _EULER_GROWTH * scale))
+        warnings.warn(
+            f"explicit Euler: the state grew by a factor {growth:.3g} (beyond 1e12 of its "
+            f"initial size from t = {grid[k]:.6g} s); {unstable}",
+            BMCWarning,
+            stacklevel=2,
+        )
     message = f"explicit Euler, {steps} steps of {h:.3g} s"
     if samples is None:
         return Simulation(t=grid, y=y, nfev=steps + 1, message=message)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -60,3 +61,47 @@ def kuo_states():
     n = 7
     phi = np.array(standing.POSTURE) + rng.uniform(-0.3, 0.3, (n, 3))
     return phi, rng.uniform(-2, 2, (n, 3)), rng.uniform(-5, 5, (n, 3))
+
+
+# --- Bad-input tables (tests/test_bad_input_<module>.py) -----------------------------------
+# Each case calls a public function with one bad argument and expects an exception of the
+# given type whose message names that argument. The counts are printed at the end of the run
+# ("bad-input cases: N clear errors of M tried"), summed over xdist workers.
+_BAD_INPUT = {"tried": 0, "clear": 0}
+
+
+@pytest.fixture
+def refuses():
+    """Return ``check(func, kwargs, exc, arg)``: the call must raise ``exc`` naming ``arg``."""
+
+    def check(func, kwargs, exc, arg):
+        _BAD_INPUT["tried"] += 1
+        with pytest.raises(exc) as info:
+            func(**kwargs)
+        message = str(info.value)
+        assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", message), (
+            f"the message does not name {arg!r}: {message}")
+        _BAD_INPUT["clear"] += 1
+        return message
+
+    return check
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand the counts to the controller
+        workeroutput["bad_input"] = dict(_BAD_INPUT)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    counts = getattr(node, "workeroutput", {}).get("bad_input", {})
+    for key in _BAD_INPUT:
+        _BAD_INPUT[key] += counts.get(key, 0)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _BAD_INPUT["tried"]:
+        terminalreporter.write_line(
+            f"bad-input cases: {_BAD_INPUT['clear']} clear errors of {_BAD_INPUT['tried']} tried"
+        )

@@ -73,9 +73,12 @@ def test_dempster_lengths_from_winter_fig_4_1():
         np.testing.assert_allclose(am.segment(name, **kw).length, frac * 1.80, rtol=1e-12)
 
 
-def test_trunk_inertia_is_nan_where_not_tabulated():
-    s = am.segment("trunk", body_mass=70.0, height=1.7)
-    assert math.isnan(s.inertia) and s.mass == pytest.approx(0.497 * 70.0, rel=1e-12)
+def test_trunk_without_radius_of_gyration_is_refused_with_what_to_use():
+    # Dempster tabulates no radius for the trunk alone: no silent NaN inertia.
+    with pytest.raises(ValueError, match=r"'trunk'.*no tabulated radius.*trunk_head_neck"):
+        am.segment("trunk", body_mass=70.0, height=1.7)
+    assert am.table("dempster")["trunk"].mass_fraction == 0.497
+    assert math.isfinite(am.segment("trunk_head_neck", body_mass=70.0, height=1.7).inertia)
 
 
 def test_combine_parallel_axis():
