@@ -32,6 +32,7 @@ _SUBMODULES = (
     "kinematics",
     "least_squares",
     "matrix_form",
+    "muscles",
     "newton_euler",
     "plotting",
     "reactions",
