@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
 
-__all__ = ["moment_arms", "muscle_length"]
+__all__ = ["moment_arms", "muscle_length", "path_points"]
 
 
 def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
@@ -64,6 +64,32 @@ def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
             k = body - 1
             points.append(joints[..., k, :] + u * axes_u[..., k, :] + v * axes_v[..., k, :])
     return np.stack(points, axis=-2), bodies, joints
+
+
+def path_points(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> np.ndarray:
+    """Positions of a muscle's attachment points in the global frame (for drawing).
+
+    Parameters
+    ----------
+    lengths : array_like, shape (n,)
+        Segment lengths [m].
+    q : array_like, shape (..., n)
+        Joint coordinates [rad].
+    attachments : sequence of (int, (float, float))
+        As in :func:`muscle_length`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., P, 2)
+        Origin, via points and insertion [m], x forward and y up from the first joint.
+
+    Examples
+    --------
+    >>> print(path_points([0.3], [np.pi / 2], [(0, (0.0, 0.05)), (1, (0.1, 0.0))]).round(3) + 0.0)
+    [[0.   0.05]
+     [0.   0.1 ]]
+    """
+    return _path(lengths, q, attachments)[0]
 
 
 def muscle_length(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> np.ndarray:
