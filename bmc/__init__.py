@@ -33,6 +33,7 @@ _SUBMODULES = (
     "least_squares",
     "matrix_form",
     "models",
+    "muscles",
     "newton_euler",
     "plotting",
     "reactions",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bmc.chain import PlanarChain
-from bmc.kinematics import minimum_jerk_reach_2link
+from bmc.kinematics import forward_reach
 from bmc.widgets import pendulum, two_link
 
 
@@ -49,9 +49,7 @@ def test_reach_explorer_parts_sum_to_chain_inverse_dynamics():
     arm = PlanarChain([upper.length, lower.length], [upper.com, 0.17], [upper.mass, 1.54],
                       [upper.inertia, 1.54 * lower.inertia / lower.mass])
     t = fig.axes[0].get_lines()[0].get_xdata()
-    q, qd, qdd = minimum_jerk_reach_2link([0.0, -(upper.length + lower.length)],
-                                          [upper.length, lower.length], 0.5, t,
-                                          upper.length, lower.length)
+    q, qd, qdd = forward_reach(t, upper.length, lower.length, duration=0.5)
     tau = arm.inverse_dynamics(q, qd, qdd)
     for j in range(2):
         lines = fig.axes[j].get_lines()

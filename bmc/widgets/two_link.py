@@ -1,8 +1,8 @@
 """Explorer for notebook 2 (two-link arm): the torque components of a minimum-jerk reach.
 
 :func:`reach_explorer` moves the hand of a two-link arm (upper arm; forearm and hand) on a
-straight minimum-jerk path from hanging at the side to the upper arm forward and the elbow
-flexed 90 degrees, and plots the shoulder and elbow torques split into
+straight minimum-jerk path from a table in front of the trunk to a target at shoulder height
+(:func:`bmc.kinematics.forward_reach`), and plots the shoulder and elbow torques split into
 ``tau = M qdd + C + G``: inertial, centripetal and Coriolis, and gravitational parts.
 """
 
@@ -44,11 +44,10 @@ def default_arm(*, body_mass: float = 70.0, height: float = 1.70):
 def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
     """Explore how duration, gravity and forearm parameters shape the reaching torques.
 
-    The arm is :func:`default_arm`; the hand moves from straight down at the side,
-    ``(0, -(L1 + L2))``, to ``(L1, L2)`` (upper arm forward, elbow at 90 degrees) with a
-    minimum-jerk time course, and the joint kinematics follow exactly from inverse
-    kinematics. The start is a singular posture (arm fully extended, joint accelerations
-    unbounded), so the curves begin at 1 % of the movement time.
+    The arm is :func:`default_arm`; the hand makes the course's forward reach
+    (:func:`bmc.kinematics.forward_reach`: from a table in front of the trunk to a target at
+    shoulder height) in ``duration`` seconds with a minimum-jerk time course, and the joint
+    kinematics follow exactly from inverse kinematics.
 
     Parameters
     ----------
@@ -68,11 +67,11 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
     import matplotlib.pyplot as plt
 
     from bmc.chain import PlanarChain
-    from bmc.kinematics import minimum_jerk_reach_2link
+    from bmc.kinematics import forward_reach
 
     upper, lower = default_arm()
     l1, l2 = upper.length, lower.length
-    s = np.linspace(0.01, 1.0, 300)  # fraction of the movement time
+    s = np.linspace(0.0, 1.0, 300)  # fraction of the movement time
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
     names = ("inertial $M\\ddot q$", "centripetal + Coriolis $C$", "gravitational $G$",
              "joint torque (sum)")
@@ -94,8 +93,7 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
         arm = PlanarChain([l1, l2], [upper.com, com2], [upper.mass, forearm_mass],
                           [upper.inertia, inertia2], g=g)
         t = s * duration
-        q, qd, qdd = minimum_jerk_reach_2link([0.0, -(l1 + l2)], [l1, l2], duration, t,
-                                              l1, l2)
+        q, qd, qdd = forward_reach(t, l1, l2, duration=duration)
         parts = (np.einsum("fij,fj->fi", arm.mass_matrix(q), qdd), arm.velocity_terms(q, qd),
                  arm.gravity_terms(q))
         parts = (*parts, sum(parts))
@@ -111,7 +109,7 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
 
     style = {"description_width": "initial"}
     controls = {
-        "duration": widgets.FloatSlider(value=0.5, min=0.3, max=4.0, step=0.1,
+        "duration": widgets.FloatSlider(value=0.6, min=0.3, max=4.0, step=0.1,
                                         description="duration [s]", style=style),
         "g": widgets.FloatSlider(value=9.81, min=0.0, max=9.81, step=0.01,
                                  description="g [m/s^2]", style=style),
