@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
@@ -140,6 +141,52 @@ def leaks(student: dict, master: dict) -> list[str]:
     return problems
 
 
+def hidden_leaks(student: Path) -> list[str]:
+    """Return every way in which a student folder holds a hidden test or an expected value.
+
+    The student version may hold the public tests only: no test case marked hidden, no
+    import of the grader-side ``bmc_answers`` (which computes the expected values), and no
+    copy of that package.
+    """
+    problems = []
+    for path in sorted(student.rglob("*")):
+        rel = path.relative_to(student)
+        if "bmc_answers" in rel.parts or path.name == "bmc_answers.py":
+            problems.append(f"{rel}: the grader-side answers are in the student version")
+        elif path.suffix in (".py", ".ipynb") and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            if "hidden=True" in text or "bmc_answers" in text or "# HIDDEN" in text:
+                problems.append(f"{rel}: holds a hidden test")
+    return problems
+
+
+def unhidden_questions(autograder: Path) -> list[str]:
+    """Return the questions of an autograder zip that have no hidden (exact-value) test."""
+    with zipfile.ZipFile(autograder) as zf:
+        tests = {n: zf.read(n).decode() for n in zf.namelist()
+                 if n.startswith("tests/") and n.endswith(".py")}
+        shipped = any("bmc_answers/" in n for n in zf.namelist())
+    missing = [Path(n).stem for n, text in sorted(tests.items())
+               if "hidden=True" not in text or "bmc_answers" not in text]
+    return missing + ([] if shipped else ["(bmc_answers is not in the zip)"])
+
+
+def _grade_solution(result: Path, stem: str) -> None:
+    """Grade the solution notebook with the real grader (sandboxed); demand full marks."""
+    import grade
+    import sandbox
+
+    autograder = grade.Autograder.load(result / f"{stem}-autograder.zip")
+    unsafe = sandbox.bwrap_path() is None
+    row = grade.grade_file(result / "autograder" / f"{stem}.ipynb", autograder, "",
+                           limits=sandbox.Limits(wall=300), unsafe=unsafe)
+    if row["status"] != "ok" or row["total"] != row["possible"]:
+        failed = {q: r["messages"] for q, r in row["questions"].items()
+                  if r["score"] != r["possible"]}
+        raise RuntimeError(f"{stem}: the solutions score {row['total']:g} / "
+                           f"{row['possible']:g} ({row['status']} {row['error']}): {failed}")
+
+
 def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
     """Run otter assign on one master notebook and tidy the result.
 
@@ -159,11 +206,17 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
     """
     from otter.assign import main as otter_assign
 
+    # the hidden tests import the grader-side package exercises/bmc_answers
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(HERE) not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), *filter(None, paths)])
     result = out / master.stem
     if result.exists():
         shutil.rmtree(result)
     result.mkdir(parents=True)
-    otter_assign(str(master), str(result), no_run_tests=not run_tests, no_pdfs=True)
+    otter_assign(str(master), str(result), no_run_tests=True, no_pdfs=True)
 
     zips = sorted((result / "autograder").glob("*-autograder_*.zip"))
     if len(zips) != 1:
@@ -172,10 +225,17 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
 
     student_nb = result / "student" / master.name
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))
+    found += hidden_leaks(result / "student")
+    missing = unhidden_questions(result / f"{master.stem}-autograder.zip")
+    if missing:
+        raise RuntimeError(f"{master.name}: questions without a hidden test: {missing}")
     if found:
         shutil.rmtree(result / "student")
         raise RuntimeError(f"{master.name}: the student version reveals solutions, deleted it:\n  "
                            + "\n  ".join(found))
+
+    if run_tests:
+        _grade_solution(result, master.stem)
 
     with zipfile.ZipFile(result / f"{master.stem}-student.zip", "w",
                          zipfile.ZIP_DEFLATED) as zf:
