@@ -222,6 +222,7 @@ def main(argv: list[str]) -> int:
     with open(notebook, encoding="utf-8") as handle:
         nb = json.load(handle)
     _drop_privileges(spec.get("uid"))
+    runner_pid = os.getpid()
     cell_timeout = int(spec.get("cell_timeout", 20))
 
     sys.modules["otter"] = _fake_otter()
@@ -261,8 +262,12 @@ def main(argv: list[str]) -> int:
         except BaseException as exc:  # noqa: BLE001
             entry = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
         answers[name] = entry
-    with open(out_path, "w", encoding="utf-8") as handle:
+    if os.getpid() != runner_pid:  # a process the notebook forked: only the runner writes
+        os._exit(0)
+    partial = f"{out_path}.{runner_pid}.part"
+    with open(partial, "w", encoding="utf-8") as handle:
         json.dump({"answers": answers, "errors": errors[:50]}, handle)
+    os.replace(partial, out_path)  # whole or nothing, whatever else writes there
     return 0
 
 
