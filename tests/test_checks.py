@@ -120,9 +120,9 @@ def test_problem_is_read_only_with_units_and_copies():
     p = checks.problem("one_link")
     with pytest.raises(AttributeError, match="read-only"):
         p.mass = 3.0
-    F = p.F
-    F[0] = 99.0
-    assert p.F[0] == 0.0  # a student's change stays in the student's copy
+    q = checks.problem("two_link").q
+    q[0] = 99.0
+    assert checks.problem("two_link").q[0] != 99.0  # a student's change stays in their copy
     assert p.units()["mass"] == "kg" and re.search(r"mass +\= 1\.6 \[kg\]", repr(p))
     assert isinstance(checks.problem("gait").k, int)  # sample indices stay integers
     with pytest.raises(AttributeError, match="has no quantity 'masss'"):
@@ -142,14 +142,17 @@ def one():
 
 def test_one_link_torque_closed_form(one):
     p, I_o = one
-    # T = I_o a'' + m g d cos a + L (Fx sin a - Fy cos a), the source's inverse dynamics
+    # The load as a force at the tip, F = -M (a_tip - g) (the check uses one combined body):
+    # at alpha' = 0 the tip accelerates L alpha'' perpendicular to the segment.
+    a_tip = p.length * p.alphadd * np.array([-math.sin(p.alpha), math.cos(p.alpha)])
+    F = -p.load * (a_tip - np.array([0.0, -p.g]))
     T = (I_o * p.alphadd + p.mass * p.g * p.com * math.cos(p.alpha)
-         + p.length * (p.F[0] * math.sin(p.alpha) - p.F[1] * math.cos(p.alpha)))
+         - p.length * (math.cos(p.alpha) * F[1] - math.sin(p.alpha) * F[0]))  # - r x F
     assert answers.check_one_link_torque(T)
     assert answers.check_one_link_torque(round(T, 3))  # rounded answers pass
-    without_load = T - p.length * (-p.F[1] * math.cos(p.alpha))
-    message = _fails(answers.check_one_link_torque, without_load)
-    assert "Hint:" in message
+    weight_only = T - p.load * p.length**2 * p.alphadd  # the load's inertia forgotten
+    message = _fails(answers.check_one_link_torque, weight_only)
+    assert "Hint:" in message and "inertia" in message
     _no_leak(message, T)
 
 
@@ -513,8 +516,8 @@ def test_two_students_get_different_data_and_the_grader_reproduces_each():
 
 def _torque(p):
     I_o = p.inertia + p.mass * p.com**2  # parallel axis, independent of PlanarChain
-    return (I_o * p.alphadd + p.mass * p.g * p.com * np.cos(p.alpha)
-            + p.length * (p.F[0] * np.sin(p.alpha) - p.F[1] * np.cos(p.alpha)))
+    return ((I_o + p.load * p.length**2) * p.alphadd
+            + (p.mass * p.com + p.load * p.length) * p.g * np.cos(p.alpha))
 
 
 def test_each_students_answer_passes_only_for_that_student():

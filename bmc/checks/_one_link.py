@@ -28,14 +28,14 @@ register_problem(
         ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
         ("alpha", np.pi / 6, "rad", "segment angle from the horizontal (+x), CCW"),
         ("alphadd", 5.0, "rad/s^2", "angular acceleration"),
-        ("F", [0.0, -19.62], "N", "external force at the tip (a 2 kg load held in the "
-         "hand)"),
+        ("load", 2.0, "kg", "a load held in the hand: a point mass at the tip (its weight "
+         "and its inertia)"),
         ("alphad_spin", 3.0, "rad/s", "constant angular velocity of the spinning segment "
          "(question 2)"),
         ("alpha_spin", np.pi / 4, "rad", "angle at which the spinning segment is observed "
          "(question 2)"),
     ],
-    vary={"mass": 0.15, "com": 0.1, "inertia": 0.15, "alphadd": 0.3},
+    vary={"mass": 0.15, "com": 0.1, "inertia": 0.15, "alphadd": 0.3, "load": 0.25},
 )
 
 

@@ -48,11 +48,20 @@ def check_one_link_torque(T: Any) -> bool:
         ``True`` if right (else :class:`IncorrectAnswer`).
     """
     p = problem("one_link")
-    expected = _one_link_chain().inverse_dynamics([p.alpha], [0.0], [p.alphadd], F=p.F)[0]
+    from bmc.chain import PlanarChain
+
+    # segment and load as one rigid body: combined mass, centre of mass and inertia
+    mass = p.mass + p.load
+    com = (p.mass * p.com + p.load * p.length) / mass
+    inertia = p.inertia + p.mass * (p.com - com) ** 2 + p.load * (p.length - com) ** 2
+    chain = PlanarChain([p.length], [com], [mass], [inertia], g=p.g)
+    expected = chain.inverse_dynamics([p.alpha], [0.0], [p.alphadd])[0]
     return check_value(
         "T", T, expected, unit="N m",
-        hint=f"{_NB1}, section 4 (moments about the joint): T = I_o alpha'' + m g d cos(alpha) "
-        "+ L F_ex sin(alpha) - L F_ey cos(alpha), with I_o from the parallel-axis theorem.")
+        hint=f"{_NB1}, section 4 (moments about the joint): the load is a point mass at the "
+        "tip, so it adds its weight (lever arm L cos(alpha)) *and* its inertia (M L^2 about "
+        "the joint) to the segment's I_o alpha'' + m g d cos(alpha); I_o from the "
+        "parallel-axis theorem.")
 
 
 def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> bool:
