@@ -145,8 +145,9 @@ def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) ->
     Parameters
     ----------
     sign_lam2_flight : int or str
-        Sign of the vertical hip reaction lambda2 in flight, when the bed force is zero and
-        every centre of mass accelerates at -g without rotation.
+        Sign of the vertical hip reaction lambda2 in an idealised flight: the bed force is
+        zero and every segment's centre of mass accelerates at -g without rotation (in
+        real flight the segments rotate and the hip reaction is not zero).
     largest_vertical : {"hip", "knee", "ankle"}
         Joint with the largest vertical reaction at the given support-phase state.
 
