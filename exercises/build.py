@@ -5,7 +5,8 @@ Usage (from the repository root)::
     python exercises/build.py                    # every master notebook -> exercises/dist/
     python exercises/build.py 01 04              # some topics, by number or name
     python exercises/build.py --out /tmp/dist    # elsewhere
-    python exercises/build.py --no-run-tests     # skip otter's check of the solutions
+    python exercises/build.py --no-run-tests     # skip grading the solutions
+    python exercises/build.py --no-environment   # no pins or bmc wheel in the autograders
 
 Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format: a raw
 ``# ASSIGNMENT CONFIG`` cell, ``# BEGIN QUESTION`` / ``# BEGIN SOLUTION`` /
@@ -18,8 +19,11 @@ Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format:
         autograder/NN_topic.ipynb                the solutions, with autograder/tests/
         NN_topic-autograder.zip                  what `grade.py` and `otter run` grade with
 
-By default otter also executes the solution notebook and runs every test on it, so a build
-fails if a solution or a check is wrong. After each build this script checks that the
+By default the solution notebook is then graded by ``grade.py`` (sandboxed, hidden tests),
+so a build fails if a solution or a check is wrong. The autograder zip also gets the
+course's exact pins (``requirements.txt``, Python of ``binder/runtime.txt`` in
+``environment.yml``) and a wheel of ``bmc`` under ``files/``, so that otter's Docker mode and
+Gradescope build the course's environment from the zip alone. After each build this script checks that the
 student notebook holds no solution marker, no solution line of the master and no output,
 and stops with an error otherwise: a student version with answers in it is never written
 silently.
@@ -32,6 +36,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 import zipfile
@@ -187,7 +192,54 @@ def _grade_solution(result: Path, stem: str) -> None:
                            f"{row['possible']:g} ({row['status']} {row['error']}): {failed}")
 
 
-def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
+REPO = HERE.parent
+_ENVIRONMENT = """name: otter-env
+channels:
+  - conda-forge
+dependencies:
+  - python={python}
+  - pip
+  - pip:
+      - -r /autograder/source/requirements.txt
+      - /autograder/source/files/{wheel}
+"""
+
+
+def bmc_wheel(out: Path) -> Path:
+    """Build a wheel of this repository's ``bmc`` into ``out`` (once) and return it."""
+    found = sorted(out.glob("bmc-*.whl"))
+    if found:
+        return found[-1]
+    out.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                           str(out), str(REPO)], capture_output=True, text=True)
+    found = sorted(out.glob("bmc-*.whl"))
+    if done.returncode != 0 or not found:
+        raise RuntimeError(f"could not build the bmc wheel:\n{done.stdout}{done.stderr}")
+    return found[-1]
+
+
+def pin_environment(autograder: Path, wheel: Path) -> None:
+    """Make an autograder zip install this course's environment (for otter's Docker mode and
+    Gradescope): the exact pins of ``binder/requirements.txt``, Python of
+    ``binder/runtime.txt``, and the ``bmc`` wheel, shipped in the zip under ``files/``."""
+    python = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
+    python = ".".join(python.split(".")[:2])
+    pins = (REPO / "binder" / "requirements.txt").read_text()
+    with zipfile.ZipFile(autograder) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()
+                   if n not in ("environment.yml", "requirements.txt")}
+    members["environment.yml"] = _ENVIRONMENT.format(python=python,
+                                                     wheel=wheel.name).encode()
+    members["requirements.txt"] = pins.encode()
+    members[f"files/{wheel.name}"] = wheel.read_bytes()
+    with zipfile.ZipFile(autograder, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def build_one(master: Path, out: Path, *, run_tests: bool = True,
+              environment: bool = True) -> Path:
     """Run otter assign on one master notebook and tidy the result.
 
     Parameters
@@ -196,6 +248,9 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
         The master notebook.
     out : pathlib.Path
         The dist folder; the result goes to ``out / master.stem``.
+    environment : bool, optional
+        Ship the course's pins and a ``bmc`` wheel in the autograder zip, for otter's Docker
+        mode and Gradescope (default; builds the wheel with pip once per ``out``).
     run_tests : bool, optional
         Let otter execute the solutions and run every test on them (default).
 
@@ -222,6 +277,8 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
     if len(zips) != 1:
         raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
     zips[0].replace(result / f"{master.stem}-autograder.zip")
+    if environment:
+        pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"))
 
     student_nb = result / "student" / master.name
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))
@@ -253,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="output folder (default: exercises/dist)")
     parser.add_argument("--no-run-tests", action="store_true",
                         help="do not execute the solutions against the tests")
+    parser.add_argument("--no-environment", action="store_true",
+                        help="do not ship the pins and a bmc wheel in the autograder zips "
+                        "(they are only needed for otter's Docker mode and Gradescope)")
     args = parser.parse_args(argv)
 
     chosen = masters(args.topics)
@@ -261,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for master in chosen:
         start = time.perf_counter()
-        result = build_one(master, args.out, run_tests=not args.no_run_tests)
+        result = build_one(master, args.out, run_tests=not args.no_run_tests,
+                           environment=not args.no_environment)
         print(f"{master.name}: built {result} in {time.perf_counter() - start:.1f} s"
               + ("" if args.no_run_tests else " (solutions pass every test)"), flush=True)
     return 0

@@ -77,7 +77,7 @@ def dist(tmp_path_factory) -> Path:
     """Every exercise set built once (student and autograder versions)."""
     out = tmp_path_factory.mktemp("exercises") / "dist"
     done = _run([sys.executable, str(EXERCISES / "build.py"), "--out", str(out),
-                 "--no-run-tests"], timeout=600)
+                 "--no-run-tests", "--no-environment"], timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     return out
 

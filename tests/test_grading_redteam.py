@@ -230,7 +230,8 @@ def batch(tmp_path_factory):
     work = tmp_path_factory.mktemp("redteam")
     dist = work / "dist"
     done = subprocess.run([sys.executable, str(EXERCISES / "build.py"), *SETS, "--out",
-                           str(dist), "--no-run-tests"], capture_output=True, text=True,
+                           str(dist), "--no-run-tests", "--no-environment"],
+                          capture_output=True, text=True,
                           env=_env(), timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
 
