@@ -23,10 +23,11 @@ By default the solution notebook is then graded by ``grade.py`` (sandboxed, hidd
 so a build fails if a solution or a check is wrong. The autograder zip also gets the
 course's exact pins (``requirements.txt``, Python of ``binder/runtime.txt`` in
 ``environment.yml``) and a wheel of ``bmc`` under ``files/``, so that otter's Docker mode and
-Gradescope build the course's environment from the zip alone. After each build this script checks that the
-student notebook holds no solution marker, no solution line of the master and no output,
-and stops with an error otherwise: a student version with answers in it is never written
-silently.
+Gradescope build the course's environment from the zip alone. After each build this
+script checks that the student version holds no solution marker, no solution line of the
+master, no output, no hidden test and no copy of ``bmc_answers``, and that every question of
+the autograder has a hidden test; it stops with an error otherwise: a student version with
+answers in it is never written silently.
 """
 
 from __future__ import annotations
