@@ -251,7 +251,7 @@ def _extract(notebook: dict, autograder: Autograder, student: str, limits: sandb
             return None, "bad-output", "the answers file is larger than 32 MB"
         try:
             raw = json.loads(out.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             return None, "bad-output", f"the answers file is not valid JSON ({exc})"
         return raw, "ok", ""
     finally:
@@ -395,7 +395,7 @@ def grade_file(path: Path, autograder: Autograder, student: str, *, limits: sand
     else:
         try:
             values = _answers(raw, autograder)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
             row.update(status="bad-output", error=f"malformed answers file: {exc}")
         else:
             row["questions"] = _judge(values, autograder, student)
