@@ -22,8 +22,8 @@ Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format:
 By default the solution notebook is then graded by ``grade.py`` (sandboxed, hidden tests),
 so a build fails if a solution or a check is wrong. The autograder zip also gets the
 course's exact pins (``requirements.txt``, Python of ``binder/runtime.txt`` in
-``environment.yml``) and a wheel of ``bmc`` under ``files/``, so that otter's Docker mode and
-Gradescope build the course's environment from the zip alone. After each build this
+``environment.yml``) and wheels of ``bmc`` and ``bmc_answers`` under ``files/``, so that
+otter's Docker mode and Gradescope build the course's environment from the zip alone. After each build this
 script checks that the student version holds no solution marker, no solution line of the
 master, no output, no hidden test and no copy of ``bmc_answers``, and that every question of
 the autograder has a hidden test; it stops with an error otherwise: a student version with
@@ -203,37 +203,73 @@ dependencies:
   - pip:
       - -r /autograder/source/requirements.txt
       - /autograder/source/files/{wheel}
+      - /autograder/source/files/{answers}
 """
+
+
+def answers_wheel(out: Path) -> Path:
+    """Write a wheel of the grader-side ``bmc_answers`` into ``out`` and return it.
+
+    Only the autograder environment installs it, so that the hidden tests import it from
+    any working directory; students never get it. A wheel is a zip with the package and a
+    ``.dist-info`` (PEP 427), written here directly: the package has no build step.
+    """
+    import base64
+    import hashlib
+
+    out.mkdir(parents=True, exist_ok=True)
+    name, version = "bmc_answers", "0.1.0"
+    path = out / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {f"{name}/{p.name}": p.read_bytes()
+             for p in sorted((HERE / name).glob("*.py"))}
+    files[f"{info}/METADATA"] = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                 "Summary: exact checks of the bmc exercises (grader side)\n"
+                                 ).encode()
+    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: bmc exercises/build.py\n"
+                              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    record = []
+    for member, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        record.append(f"{member},sha256={digest.decode()},{len(data)}")
+    record.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for member, data in files.items():
+            zf.writestr(member, data)
+    return path
 
 
 def bmc_wheel(out: Path) -> Path:
     """Build a wheel of this repository's ``bmc`` into ``out`` (once) and return it."""
-    found = sorted(out.glob("bmc-*.whl"))
+    found = sorted(out.glob("bmc-[0-9]*.whl"))
     if found:
         return found[-1]
     out.mkdir(parents=True, exist_ok=True)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
                            str(out), str(REPO)], capture_output=True, text=True)
-    found = sorted(out.glob("bmc-*.whl"))
+    found = sorted(out.glob("bmc-[0-9]*.whl"))
     if done.returncode != 0 or not found:
         raise RuntimeError(f"could not build the bmc wheel:\n{done.stdout}{done.stderr}")
     return found[-1]
 
 
-def pin_environment(autograder: Path, wheel: Path) -> None:
+def pin_environment(autograder: Path, wheel: Path, answers: Path) -> None:
     """Make an autograder zip install this course's environment (for otter's Docker mode and
     Gradescope): the exact pins of ``binder/requirements.txt``, Python of
-    ``binder/runtime.txt``, and the ``bmc`` wheel, shipped in the zip under ``files/``."""
+    ``binder/runtime.txt``, and the wheels of ``bmc`` and ``bmc_answers``, shipped in the
+    zip under ``files/``."""
     python = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
     python = ".".join(python.split(".")[:2])
     pins = (REPO / "binder" / "requirements.txt").read_text()
     with zipfile.ZipFile(autograder) as zf:
         members = {n: zf.read(n) for n in zf.namelist()
                    if n not in ("environment.yml", "requirements.txt")}
-    members["environment.yml"] = _ENVIRONMENT.format(python=python,
-                                                     wheel=wheel.name).encode()
+    members["environment.yml"] = _ENVIRONMENT.format(python=python, wheel=wheel.name,
+                                                     answers=answers.name).encode()
     members["requirements.txt"] = pins.encode()
     members[f"files/{wheel.name}"] = wheel.read_bytes()
+    members[f"files/{answers.name}"] = answers.read_bytes()
     with zipfile.ZipFile(autograder, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():
             zf.writestr(name, data)
@@ -279,7 +315,8 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True,
         raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
     zips[0].replace(result / f"{master.stem}-autograder.zip")
     if environment:
-        pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"))
+        pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"),
+                        answers_wheel(out / "_wheel"))
 
     student_nb = result / "student" / master.name
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))

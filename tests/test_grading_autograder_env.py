@@ -29,10 +29,16 @@ pytestmark = [pytest.mark.slow,
                                  reason="set BMC_TEST_AUTOGRADER_ENV=1 (installs the pins)")]
 
 
+def _clean_env() -> dict[str, str]:
+    """Only the venv's packages: no PYTHONPATH, no user site (run from a clean folder too)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(OPENBLAS_NUM_THREADS="1", PYTHONNOUSERSITE="1")
+    return env
+
+
 def _otter_total(venv: Path, zip_path: Path, notebook: Path, out: Path) -> tuple[float, float]:
     out.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # only the venv's bmc
-    env["OPENBLAS_NUM_THREADS"] = "1"
+    env = _clean_env()
     done = subprocess.run([str(venv / "bin" / "otter"), "run", "-a", str(zip_path), "-o",
                            str(out), str(notebook)], capture_output=True, text=True,
                           env=env, cwd=notebook.parent, timeout=900)
@@ -40,6 +46,7 @@ def _otter_total(venv: Path, zip_path: Path, notebook: Path, out: Path) -> tuple
     results = json.loads((out / "results.json").read_text())
     scores = [(t["score"], t["max_score"]) for t in results["tests"]
               if t.get("max_score") is not None]
+    _otter_total.output = json.dumps(results)[:4000] + done.stdout[-2000:]
     return sum(s for s, _ in scores), sum(m for _, m in scores)
 
 
@@ -53,8 +60,9 @@ def test_the_zip_alone_builds_an_environment_that_passes_the_solutions(tmp_path)
         zf.extractall(source)
         names = zf.namelist()
     assert any(n.startswith("files/bmc_answers/") for n in names)
-    wheels = sorted((source / "files").glob("bmc-*.whl"))
-    assert len(wheels) == 1
+    wheels = sorted((source / "files").glob("bmc-[0-9]*.whl"))
+    answers = sorted((source / "files").glob("bmc_answers-*.whl"))
+    assert len(wheels) == len(answers) == 1
     environment = (source / "environment.yml").read_text()
     assert "-r /autograder/source/requirements.txt" in environment
     assert f"/autograder/source/files/{wheels[0].name}" in environment
@@ -62,20 +70,25 @@ def test_the_zip_alone_builds_an_environment_that_passes_the_solutions(tmp_path)
         REPO / "binder" / "requirements.txt").read_text()
 
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "ensurepip", "-q"], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "-r",
-                    str(source / "requirements.txt"), str(wheels[0])], check=True,
+                    str(source / "requirements.txt"), str(wheels[0]), str(answers[0])],
+                   check=True, cwd=tmp_path, env=_clean_env(),
                    timeout=1800)
+
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import bmc, bmc_answers; print(bmc.__file__, bmc_answers.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path, env=_clean_env())
+    assert where.stdout.count(str(venv)) == 2, where.stdout + where.stderr  # from the zip
 
     solution = tmp_path / "solution" / f"{STEM}.ipynb"
     solution.parent.mkdir()
     solution.write_bytes((dist / STEM / "autograder" / f"{STEM}.ipynb").read_bytes())
     total, possible = _otter_total(venv, zip_path, solution, tmp_path / "out1")
-    assert total == possible == 11.0
+    assert total == possible == 11.0, _otter_total.output
 
     blank = tmp_path / "blank" / f"{STEM}.ipynb"
     blank.parent.mkdir()
     blank.write_bytes((dist / STEM / "student" / f"{STEM}.ipynb").read_bytes())
     total, possible = _otter_total(venv, zip_path, blank, tmp_path / "out2")
-    assert total == 0.0 and possible == 11.0
+    assert total == 0.0 and possible == 11.0, _otter_total.output

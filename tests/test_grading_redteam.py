@@ -28,6 +28,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -283,6 +284,18 @@ def batch(tmp_path_factory):
             (subs / f"{name}-{short}.ipynb").write_text(json.dumps(nb))
             expected[f"{name}-{short}"] = points if score == "full" else score
 
+    # A copied number: set 1's torque of student "correct-01", handed in by another student.
+    from bmc import checks
+
+    with checks.student_data("correct-01"):
+        q = checks.problem("one_link")
+        T = ((q.inertia + q.mass * q.com**2 + q.load * q.length**2) * q.alphadd
+             + (q.mass * q.com + q.load * q.length) * q.g * np.cos(q.alpha))
+    copied = json.loads((dist / "01_one_link" / "student" / "01_one_link.ipynb").read_text())
+    copied["cells"].append(_cell(f"T = {T!r}  # a neighbour's answer\n"))
+    (subs / "copied-01.ipynb").write_text(json.dumps(copied))
+    expected["copied-01"] = 0.0  # right for correct-01, wrong for this student's data
+
     package = REPO / "bmc"
     site = Path(os.__file__).parent  # the standard library; the venv's site-packages below
     venv_site = Path(next(p for p in sys.path if p.endswith("site-packages")))
@@ -311,6 +324,11 @@ def batch(tmp_path_factory):
     rows = {r["student_id"]: r for r in json.loads((work / "grades.json").read_text())}
     with open(out, newline="") as handle:
         csv_rows = list(csv.DictReader(handle))
+    print(f"\nred team: {len(rows)} submissions graded in {seconds:.0f} s (pytest -s shows this)")
+    for sid in sorted(rows):
+        r = rows[sid]
+        print(f"  {sid:<28} {r['total']:>4g} / {r['possible']:<4g} {r['status']:<10} "
+              f"{r.get('seconds', '')!s:>6} s  {r['error'][:70]}")
     return {"graded": graded, "seconds": seconds, "rows": rows, "csv": csv_rows,
             "expected": expected, "before": before, "after": after, "cmd": cmd,
             "canary": canary, "connections": connections, "leftovers": leftovers,
@@ -340,6 +358,12 @@ def test_each_submission_gets_the_score_its_real_answers_deserve(batch, name, sh
         assert row["total"] == want, feedback
     assert row["possible"] == SETS[next(s for s in SETS if s.startswith(short))]
     assert 0 <= row["total"] <= row["possible"]
+
+
+def test_a_number_copied_from_another_student_fails(batch):
+    row = batch["rows"]["copied-01"]
+    assert row["status"] == "ok" and row["total"] == 0.0, row
+    assert row["questions"]["q1"]["messages"][0].startswith("T is not correct yet")
 
 
 def test_hostile_loops_are_stopped_at_the_limit_with_an_error_row(batch):
