@@ -22,6 +22,7 @@ the sliders, as a traceback in an ``Output``.
 from __future__ import annotations
 
 import os
+import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -185,15 +186,19 @@ def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[st
         values = _values(controls)
         if values == state["drawn"] and not state["failed"]:
             return  # e.g. a burst that came back to where it started
-        # Inside the Output, an error in ``update`` shows its traceback in the explorer,
-        # where the student is looking, instead of only in JupyterLab's log.
-        with errors:
-            if state["failed"]:
-                errors.clear_output()
-            state["failed"] = True
+        try:
             update(**values)
             view.apply()
-            state["drawn"], state["failed"] = values, False
+        except Exception:
+            # Shown in the explorer, where the student is looking, as a traceback on stderr
+            # (set directly, so it shows whichever message the kernel is handling).
+            errors.outputs = ({"output_type": "stream", "name": "stderr",
+                               "text": traceback.format_exc()},)
+            state["failed"] = True
+            return
+        if state["failed"]:
+            errors.outputs = ()
+        state["drawn"], state["failed"] = values, False
 
     coalescer = _Coalescer(redraw)
     for control in controls.values():

@@ -13,8 +13,9 @@ What is checked, for each ``notebooks/*.ipynb`` (a glob: new notebooks are picke
 4. Widgets render: every widget view in the model shows up in the page (within 30 s), and
    if the notebook uses ``bmc.widgets`` there is at least one ``.bmc-explorer``.
 5. Every enabled slider of every explorer is moved one step with the keyboard (as a student
-   with arrow keys would) and the explorer's output (its ``<img>`` and text) must change to
-   something that is not a traceback.
+   with arrow keys would) and the explorer's figure (the pixels of the ``<canvas>`` the
+   browser draws it on, or the ``<img>`` of the inline-PNG renderer) or its text must change
+   to something that is not a traceback.
 6. A screenshot goes to ``tests/browser/screenshots/<notebook>.png`` (git-ignored).
 
 Two helper notebooks next to this file are controls, never course material:
@@ -175,10 +176,19 @@ JS_PAGE_PROBLEMS = """
 }
 """.replace("%STDERR%", STDERR_MIME).replace("%EDW%", ERROR_DISPLAYING_WIDGET)
 
-# What an explorer currently shows: its images and the text of its Output areas.
+# What an explorer currently shows: the pixels of its canvases (figures drawn in the browser,
+# hashed), its images (the inline-PNG renderer) and the text of its Output areas.
 JS_SIGNATURE = """
-(el) => Array.from(el.querySelectorAll('.widget-output img')).map((i) => i.src).join('|')
-  + '#' + Array.from(el.querySelectorAll('.widget-output')).map((o) => o.textContent).join('|')
+(el) => {
+  const hash = (s) => {
+    let h = 0;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+    return s.length + ':' + h;
+  };
+  return Array.from(el.querySelectorAll('canvas')).map((c) => hash(c.toDataURL())).join('|')
+    + '#' + Array.from(el.querySelectorAll('.widget-output img')).map((i) => i.src).join('|')
+    + '#' + Array.from(el.querySelectorAll('.widget-output')).map((o) => o.textContent).join('|');
+}
 """
 
 JS_LOG_ENTRIES = """
