@@ -248,3 +248,33 @@ def test_every_course_explorer_draws_in_the_browser_and_each_slider_sends_a_patc
         assert len(sent) == before + 1, f"{name}: moving {slider.description} sent nothing"
         assert box.children[-1].outputs == (), box.children[-1].outputs
     plt.close("all")
+
+
+def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
+    from bmc.widgets import animation
+
+    t = np.linspace(0.0, 1.0, 21)
+    elbow = np.column_stack([0.3 * np.cos(t), 0.3 * np.sin(t)])
+    poses = np.stack([np.zeros_like(elbow), elbow, elbow + [0.25, 0.0]], axis=1)
+    box = animation.player(poses, fps=20, times=t, title="arm")
+    view = box.view
+    # Round trip of the data the browser gets: float32 positions in frame-point-xy order.
+    sent = np.frombuffer(view.poses, dtype=np.float32).reshape(view.shape + [2])
+    np.testing.assert_allclose(sent, poses, atol=1e-7)  # float32 rounding of metres
+    np.testing.assert_array_equal(np.frombuffer(view.times), t)
+    assert view.segments == [[0, 1], [1, 2]]  # a chain by default
+    x0, x1, y0, y1 = view.limits
+    assert x0 < poses[..., 0].min() and x1 > poses[..., 0].max()
+    assert y0 < poses[..., 1].min() and y1 > poses[..., 1].max()
+    play, slider = box.children[0].children
+    assert play.interval == 50 and play.max == slider.max == 20
+    assert base64.b64decode(box._repr_mimebundle_()["image/png"])[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match=r"poses must be an array of shape \(n_frames"):
+        animation.player(poses[..., 0])
+    with pytest.raises(ValueError, match="segments must be pairs"):
+        animation.player(poses, [(0, 3)])
+    with pytest.raises(ValueError, match="fps must be a positive"):
+        animation.player(poses, fps=0)
+    fig = animation.player(poses, interactive=False)
+    np.testing.assert_allclose(fig.axes[0].lines[0].get_xydata(), poses[0, :2])
+    plt.close("all")
