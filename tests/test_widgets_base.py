@@ -195,6 +195,7 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
 
     monkeypatch.setattr(bmc.matrix_form, "euler_double_pendulum", counted_euler)
     monkeypatch.setattr(bmc.simulate, "simulate", counted_simulate)
+    monkeypatch.setattr(matrix_form, "warm_up", lambda *calls: None)  # caches filled on demand
     box = matrix_form.energy_explorer(duration=1.0)
     _record(box)
     log_dt, log_rtol = box.children[0].children
@@ -205,6 +206,34 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
     assert counts == {"euler": 2, "dop853": 2}
     log_rtol.value = -10.0  # back to a tolerance computed before: a cache hit
     assert counts == {"euler": 2, "dop853": 2}
+    log_dt.value = -2.5000000000000004  # as the browser may send -2.5: the same cache entry
+    assert counts == {"euler": 2, "dop853": 2}
+    plt.close("all")
+
+
+def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch):
+    import bmc.matrix_form
+    from bmc.widgets import matrix_form
+
+    steps: list[float] = []
+    euler = bmc.matrix_form.euler_double_pendulum
+
+    def counted_euler(pend, y0, t_end, *, dt, every):
+        steps.append(dt)
+        return euler(pend, y0, t_end, dt=dt, every=every)
+
+    monkeypatch.setattr(bmc.matrix_form, "euler_double_pendulum", counted_euler)
+    box = matrix_form.energy_explorer(duration=0.5)
+    _record(box)
+    box.warm_up.join(timeout=60)
+    assert not box.warm_up.is_alive()
+    log_dt, _ = box.children[0].children
+    # nine step sizes (1e-4 ... 1e-2 s), each integrated once; the nearest to 1e-3 first
+    np.testing.assert_allclose(sorted(steps), np.logspace(-4, -2, 9), rtol=1e-12)
+    np.testing.assert_allclose(steps[:3], [1e-3, 10**-3.25, 10**-2.75], rtol=1e-12)
+    for value in (-4.0, -2.0, -3.5):
+        log_dt.value = value
+    assert len(steps) == 9, "a warmed-up slider value was integrated again"
     plt.close("all")
 
 

@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["RENDERERS", "explorer"]
+__all__ = ["RENDERERS", "cache_key", "explorer", "slider_values", "warm_up"]
 
 RENDERERS = ("canvas", "png")
 """The renderers :func:`explorer` accepts."""
@@ -226,3 +226,74 @@ def _png_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, 
         control.observe(redraw, names="value")
     redraw()
     return _explorer_box([widgets.HBox(list(controls.values())), out], None)
+
+
+def slider_values(control: Any) -> list[float]:
+    """Every value a slider can take, nearest to its current value first.
+
+    Parameters
+    ----------
+    control : ipywidgets.FloatSlider or ipywidgets.IntSlider
+        The slider (``min``, ``max``, ``step`` and ``value`` in its own unit).
+
+    Returns
+    -------
+    list of float
+        The values ``min + k step`` up to ``max``, rounded by :func:`cache_key`, ordered
+        by distance from the current value (the order a student reaches them).
+    """
+    import numpy as np
+
+    n = int(round((control.max - control.min) / control.step))
+    values = control.min + control.step * np.arange(n + 1)
+    values = values[values <= control.max + 1e-9 * control.step]
+    order = np.argsort(np.abs(values - control.value), kind="stable")
+    return [cache_key(v) for v in values[order]]
+
+
+def cache_key(value: float) -> float:
+    """Round a slider value to 9 decimals, so that -3.2499999999999996 hits -3.25's cache.
+
+    Parameters
+    ----------
+    value : float
+        A slider value as it arrives from the browser.
+
+    Returns
+    -------
+    float
+        The value rounded to 9 decimals.
+    """
+    return round(float(value), 9)
+
+
+def warm_up(*calls: Callable[[], Any]) -> Any:
+    """Run ``calls`` one after the other in a background thread (fill per-slider caches).
+
+    Meant for explorers whose ``update`` caches slow work per slider value: while the
+    student reads the figure, the values next to the defaults are computed, so that moving
+    a slider finds them ready. A call that raises stops the warm-up quietly; the same error
+    then shows in the explorer when the slider reaches that value.
+
+    Parameters
+    ----------
+    *calls : callable
+        Functions of no argument, in the order to run them.
+
+    Returns
+    -------
+    threading.Thread
+        The started daemon thread (``join`` it to wait).
+    """
+    import threading
+
+    def run() -> None:
+        for call in calls:
+            try:
+                call()
+            except Exception:  # shown in place when the slider gets there
+                return
+
+    thread = threading.Thread(target=run, name="bmc-explorer-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
 
 __all__ = ["energy_explorer", "frames_explorer"]
 
@@ -90,9 +90,9 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         return res.t, _relative_energy_error(pend, res.y), int(res.nfev)
 
     def update(log_dt: float, log_rtol: float) -> None:
-        t, err_euler, n_euler = euler(float(log_dt))
+        t, err_euler, n_euler = euler(cache_key(log_dt))
         euler_line.set_data(t, np.maximum(err_euler, 1e-16))
-        t_dop, err, nfev = dop853(float(log_rtol))
+        t_dop, err, nfev = dop853(cache_key(log_rtol))
         dop_line.set_data(t_dop, np.maximum(err, 1e-16))
         ax.set_title(
             f"Euler dt = {10.0**log_dt:.1e} s ({n_euler} evaluations): "
@@ -106,7 +106,17 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         "log_rtol": widgets.FloatSlider(value=-10.0, min=-12.0, max=-4.0, step=1.0,
                                         description="DOP853 log10(rtol)", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    box = explorer(fig, update, controls, interactive=interactive, values=values)
+    if interactive:
+        # While the student reads the figure, compute the neighbouring slider values of
+        # each integrator (nearest first): most moves then find their result cached.
+        dts, rtols = slider_values(controls["log_dt"]), slider_values(controls["log_rtol"])
+        jobs = [job for k in range(max(len(dts), len(rtols)))
+                for job in ((lambda v=dts[k]: euler(v)) if k < len(dts) else None,
+                            (lambda v=rtols[k]: dop853(v)) if k < len(rtols) else None)
+                if job is not None]
+        box.warm_up = warm_up(*jobs)
+    return box
 
 
 def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
