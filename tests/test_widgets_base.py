@@ -95,10 +95,13 @@ def test_update_sends_only_the_changed_line_in_canvas_pixels():
     line = items["0.0"]
     assert line["kind"] == "line" and line["dash"] == []
     # Independent truth: Matplotlib's own data-to-display transform, y flipped to the
-    # canvas' top-left origin; the payload is rounded to 0.1 px.
+    # canvas' top-left origin, shifted by where the figure sits on the canvas (its margin
+    # for text sticking out); the payload is rounded to 0.1 px.
     ax = fig.axes[0]
+    left, top, width, height = box.view.layer
+    assert (width, height) == (round(fig.bbox.width), round(fig.bbox.height))
     xy = ax.transData.transform(np.column_stack([t, np.sin(2 * np.pi * 3 * t)]))
-    expected = np.column_stack([xy[:, 0], fig.bbox.height - xy[:, 1]]).ravel()
+    expected = np.column_stack([xy[:, 0] + left, fig.bbox.height - xy[:, 1] + top]).ravel()
     np.testing.assert_allclose(line["pts"], expected, atol=0.05 + 1e-9)
     # The first state held both lines and the y ticks at the fixed limits.
     first = box.view.scene

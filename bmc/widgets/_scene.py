@@ -30,6 +30,8 @@ import numpy as np
 
 __all__ = ["Scene", "plain_text"]
 
+_MARGIN = 4  # [px] added to a side of the canvas where the figure's tight box sticks out
+
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
     "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ",
@@ -140,7 +142,11 @@ class Scene:
     Attributes
     ----------
     width, height : int
-        Canvas size [px] at the figure's dpi.
+        Canvas size [px] at the figure's dpi: the figure plus ``margin``.
+    margin : list of int
+        Extra room [px] left, top, right and bottom for text that sticks out of the figure.
+    layer : list of int
+        Where the PNG layers go on the canvas: left, top, width, height [px].
     background, foreground : bytes
         PNG layers (the foreground is empty when the figure has no legend).
     clips : list of list of float
@@ -156,8 +162,15 @@ class Scene:
         fig.canvas.draw()  # lays out titles and ticks once
         fig.set_layout_engine("none")
         self.dpi = float(fig.dpi)
-        self.width = int(round(fig.bbox.width))
-        self.height = int(round(fig.bbox.height))
+        # Room around the figure for what sticks out of it at the defaults (a long title):
+        # the inline backend crops to the tight box, the canvas grows by the overflow.
+        tight = fig.get_tightbbox(fig.canvas.get_renderer()).transformed(fig.dpi_scale_trans)
+        self.margin = [int(np.ceil(max(0.0, v))) + (_MARGIN if v > 0 else 0) for v in (
+            -tight.x0, tight.y1 - fig.bbox.height, tight.x1 - fig.bbox.width, -tight.y0)]
+        left, top, right, bottom = self.margin
+        self.layer = [left, top, int(round(fig.bbox.width)), int(round(fig.bbox.height))]
+        self.width = self.layer[2] + left + right
+        self.height = self.layer[3] + top + bottom
         self._axis_styles = [self._read_axis_styles(ax) for ax in fig.axes]
         self.clips = [self._rect(ax.patch.get_window_extent()) for ax in fig.axes]
         for ax in fig.axes:
@@ -170,10 +183,12 @@ class Scene:
 
     def _px(self, xy: np.ndarray) -> np.ndarray:
         xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-        return np.column_stack([xy[:, 0], self.fig.bbox.height - xy[:, 1]])
+        return np.column_stack([xy[:, 0] + self.margin[0],
+                                self.fig.bbox.height - xy[:, 1] + self.margin[1]])
 
     def _rect(self, bbox: Any) -> list[float]:
-        return [round(bbox.x0, 1), round(self.fig.bbox.height - bbox.y1, 1),
+        return [round(bbox.x0 + self.margin[0], 1),
+                round(self.fig.bbox.height - bbox.y1 + self.margin[1], 1),
                 round(bbox.width, 1), round(bbox.height, 1)]
 
     @staticmethod
@@ -379,26 +394,27 @@ class Scene:
 
     def _ticks(self, ax: Any, name: str, style: dict) -> dict:
         axis = ax.xaxis if name == "x" else ax.yaxis
-        low, high = sorted(axis.get_view_interval())
-        span = (high - low) or 1.0
+        x0, y0, width, height = self._rect(ax.patch.get_window_extent())
+        low, high = (x0, x0 + width) if name == "x" else (y0, y0 + height)
 
-        def inside(locs: np.ndarray) -> np.ndarray:
+        def pixels(locs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            # ticks outside the view (e.g. a log locator's 1e-16 below 1e-14) are dropped
+            # in pixels, which works for linear and log axes alike
             locs = np.asarray(locs, dtype=float)
-            return locs[(locs >= low - 1e-9 * span) & (locs <= high + 1e-9 * span)]
+            if name == "x":
+                xy = ax.get_xaxis_transform().transform(np.column_stack([locs, 0 * locs]))
+                pos = self._px(xy)[:, 0] if locs.size else locs
+            else:
+                xy = ax.get_yaxis_transform().transform(np.column_stack([0 * locs, locs]))
+                pos = self._px(xy)[:, 1] if locs.size else locs
+            keep = np.isfinite(pos) & (pos >= low - 0.5) & (pos <= high + 0.5)
+            return locs[keep], pos[keep]
 
-        major = inside(axis.get_majorticklocs())
-        minor = inside(axis.get_minorticklocs())
-        labels = [plain_text(s) for s in axis.get_major_formatter().format_ticks(major)]
-        offset = plain_text(axis.get_major_formatter().get_offset())
-        if name == "x":
-            transform = ax.get_xaxis_transform()
-            pos = [self._px(transform.transform([[v, 0.0]]))[0, 0] for v in major]
-            pos_minor = [self._px(transform.transform([[v, 0.0]]))[0, 0] for v in minor]
-        else:
-            transform = ax.get_yaxis_transform()
-            pos = [self._px(transform.transform([[0.0, v]]))[0, 1] for v in major]
-            pos_minor = [self._px(transform.transform([[0.0, v]]))[0, 1] for v in minor]
+        major, pos = pixels(axis.get_majorticklocs())
+        _, pos_minor = pixels(axis.get_minorticklocs())
+        formatter = axis.get_major_formatter()
+        labels = [plain_text(s) for s in formatter.format_ticks(major)]
         return {"kind": "ticks", "axis": name, "z": 2.5, "on": True,
                 "major": [round(float(p), 1) for p in pos], "labels": labels,
-                "minor": [round(float(p), 1) for p in pos_minor], "offset": offset,
-                "style": style}
+                "minor": [round(float(p), 1) for p in pos_minor],
+                "offset": plain_text(formatter.get_offset()), "style": style}
