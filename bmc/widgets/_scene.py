@@ -177,7 +177,8 @@ class Scene:
             for artist in self._artists(ax):
                 self._check_supported(artist)
         self.background, self.foreground = self._layers()
-        self.sent: dict[str, str] = {}  # item id -> its JSON as last sent
+        self.sent: dict[str, dict] = {}  # item id -> the item as last sent
+        self._cache: dict[str, tuple] = {}  # item id -> (axes view, item)
 
     # --- reading the figure -----------------------------------------------------------------
 
@@ -285,35 +286,58 @@ class Scene:
     # --- items ------------------------------------------------------------------------------
 
     def items(self) -> dict[str, dict]:
-        """Every changing artist of the figure as it is now, by item id."""
+        """Every changing artist of the figure as it is now, by item id.
+
+        An artist that is not stale (Matplotlib marks it when a setter changes it) in axes
+        whose view has not moved keeps its item from the last call, unserialised again.
+        """
         out: dict[str, dict] = {}
         fig = self.fig
         for a, ax in enumerate(fig.axes):
+            view = self._view(ax)
             for k, artist in enumerate(self._artists(ax)):
-                item = self._item(artist, ax)
-                if item is not None:
-                    item["ax"] = a
-                    out[f"{a}.{k}"] = item
+                self._cached(out, f"{a}.{k}", artist, view, lambda ar=artist, ax=ax:
+                             self._item(ar, ax), a)
             style = self._axis_styles[a]
             if style is not None:
                 for name in ("x", "y"):
-                    out[f"{a}.{name}ticks"] = {**self._ticks(ax, name, style[name]), "ax": a}
+                    self._cached(out, f"{a}.{name}ticks", None, view,
+                                 lambda ax=ax, name=name, style=style[name]:
+                                 self._ticks(ax, name, style), a)
         for k, text in enumerate([fig._suptitle, *fig.texts]):
-            item = self._item(text, None) if text is not None else None
-            if item is not None:
-                item["ax"] = -1
-                out[f"fig.{k}"] = item
+            if text is not None:
+                self._cached(out, f"fig.{k}", text, None,
+                             lambda text=text: self._item(text, None), -1)
         return out
+
+    def _cached(self, out: dict, key: str, artist: Any, view: Any, make: Any, ax: int) -> None:
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] == view and not (artist is not None
+                                                             and artist.stale):
+            item = cached[1]
+        else:
+            item = make()
+            if item is not None:
+                item["ax"] = ax
+            self._cache[key] = (view, item)
+            if artist is not None:
+                artist.stale = False  # read; the next setter marks it again
+        if item is not None:
+            out[key] = item
+
+    def _view(self, ax: Any) -> tuple:
+        """Return what places an axes' artists on the canvas (limits, scales, 3D view)."""
+        view = (tuple(ax.viewLim.bounds), tuple(ax.bbox.bounds), ax.get_xscale(),
+                ax.get_yscale())
+        if self._is_3d(ax):
+            view += (tuple(ax.get_w_lims()), ax.elev, ax.azim, ax.roll)
+        return view
 
     def changes(self) -> dict[str, dict | None]:
         """Return the items that differ from those sent last (``None``: gone); mark them sent."""
-        import json
-
-        now = {key: json.dumps(item, separators=(",", ":")) for key, item in self.items().items()}
-        changed: dict[str, dict | None] = {}
-        for key, text in now.items():
-            if self.sent.get(key) != text:
-                changed[key] = json.loads(text)
+        now = self.items()
+        changed: dict[str, dict | None] = {
+            key: item for key, item in now.items() if self.sent.get(key) != item}
         for key in self.sent.keys() - now.keys():
             changed[key] = None
         self.sent = now
