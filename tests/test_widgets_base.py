@@ -310,3 +310,24 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
     fig = animation.player(poses, interactive=False)
     np.testing.assert_allclose(fig.axes[0].lines[0].get_xydata(), poses[0, :2])
     plt.close("all")
+
+
+def test_only_the_artists_update_touched_are_read_again(monkeypatch):
+    calls: list = []
+    box, controls, fig, moving, t = _sine_explorer(calls)
+    _record(box)
+    scene = box.view._scene
+    read: list = []
+    item = Scene._item
+
+    def counted(self, artist, ax):
+        read.append(artist)
+        return item(self, artist, ax)
+
+    monkeypatch.setattr(Scene, "_item", counted)
+    controls["phase"].value = 0.5
+    # update calls moving.set_ydata only: the dashed line, the empty titles and the ticks
+    # (same limits) are neither read nor sent again
+    assert read == [moving]
+    assert scene.changes() == {}  # and nothing is pending
+    plt.close("all")
