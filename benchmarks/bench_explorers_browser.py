@@ -133,6 +133,21 @@ JS_ARM = """
 """
 
 
+# A burst dispatched in the page: Playwright's key presses take 20-60 ms each on a loaded
+# machine (one DevTools round trip per key), which would be counted in the settle time.
+JS_KEYS = """
+({key, n}) => {
+  const el = document.activeElement;
+  for (let i = 0; i < n; i++) {
+    for (const type of ['keydown', 'keyup']) {
+      el.dispatchEvent(new KeyboardEvent(type, {key, code: key, bubbles: true,
+                                                cancelable: true}));
+    }
+  }
+}
+"""
+
+
 def _start_lab(root: Path, base: Path) -> tuple[subprocess.Popen, str, str, Path]:
     settings = base / "lab-settings"
     for relative, values in LAB_SETTINGS.items():
@@ -228,16 +243,21 @@ class _Slider:
         return "ArrowRight" if self.direction > 0 else "ArrowLeft"
 
 
-def _press(page, sel: str, slider: _Slider, presses: int, timeout_ms: float) -> dict:
+def _press(page, sel: str, slider: _Slider, presses: int, timeout_ms: float, *,
+           in_page: bool = False) -> dict:
     page.evaluate(JS_ARM, {"sel": sel, "quiet": 600 if presses > 1 else 50,
                            "timeout": timeout_ms})
     slider.handle.focus()
-    for _ in range(presses):
-        page.keyboard.press(slider.key())
+    if in_page:  # all key presses within a millisecond, whatever the load
+        page.evaluate(JS_KEYS, {"key": slider.key(), "n": presses})
+    else:
+        for _ in range(presses):
+            page.keyboard.press(slider.key())
     return page.evaluate("() => window.__bmcClock")
 
 
-def measure(page, name: str, presses: int, bursts: int) -> dict[str, dict]:
+def measure(page, name: str, presses: int, bursts: int, *,
+            burst_in_page: bool = True) -> dict[str, dict]:
     """Single presses and bursts on both paths of one explorer, interleaved."""
     sliders = {}
     for path in PATHS:
@@ -248,6 +268,7 @@ def measure(page, name: str, presses: int, bursts: int) -> dict[str, dict]:
     singles: dict[str, list[float]] = {p: [] for p in PATHS}
     settles: dict[str, list[float]] = {p: [] for p in PATHS}
     spans: dict[str, list[float]] = {p: [] for p in PATHS}  # first to last keydown
+    moved: dict[str, list[float]] = {p: [] for p in PATHS}  # slider travel of each burst
     misses: dict[str, int] = {p: 0 for p in PATHS}
     for i in range(presses):
         order = PATHS if i % 2 == 0 else PATHS[::-1]
@@ -263,7 +284,11 @@ def measure(page, name: str, presses: int, bursts: int) -> dict[str, dict]:
     for i in range(bursts):
         order = PATHS if i % 2 == 0 else PATHS[::-1]
         for path in order:
-            clock = _press(page, f".bench-{name}-{path}", sliders[path][0], 5, 20_000)
+            handle = sliders[path][0].handle
+            before = float(handle.get_attribute("aria-valuenow"))
+            clock = _press(page, f".bench-{name}-{path}", sliders[path][0], 5, 20_000,
+                           in_page=burst_in_page)
+            moved[path].append(abs(float(handle.get_attribute("aria-valuenow")) - before))
             if clock["changes"]:
                 settles[path].append(clock["changes"][-1])
                 spans[path].append(clock["keys"][-1])
@@ -279,6 +304,7 @@ def measure(page, name: str, presses: int, bursts: int) -> dict[str, dict]:
             "burst": float(np.median(settles[path])) if settles[path] else float("nan"),
             "burst_max": float(np.max(settles[path])) if settles[path] else float("nan"),
             "keys": float(np.median(spans[path])) if spans[path] else float("nan"),
+            "burst_travel": moved[path],
             "n": int(values.size), "bursts": len(settles[path]), "misses": misses[path],
             "singles": singles[path], "settles": settles[path],
         }
@@ -319,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presses", type=int, default=16, help="single presses per path")
     parser.add_argument("--bursts", type=int, default=4, help="bursts of five per path")
     parser.add_argument("--only", nargs="*", choices=sorted(EXPLORERS), default=None)
+    parser.add_argument("--playwright-bursts", action="store_true",
+                        help="press the five keys of a burst with Playwright (one DevTools "
+                             "round trip each) instead of dispatching them in the page")
     parser.add_argument("--json", type=Path, default=HERE / "results_explorers.json")
     args = parser.parse_args(argv)
     names = args.only or list(EXPLORERS)
@@ -348,7 +377,8 @@ def main(argv: list[str] | None = None) -> int:
             _wait_idle(page, quiet=1.0, timeout=240)
             for name in names:
                 page.locator(f".bench-{name}-canvas").scroll_into_view_if_needed()
-                results[name] = measure(page, name, args.presses, args.bursts)
+                results[name] = measure(page, name, args.presses, args.bursts,
+                                        burst_in_page=not args.playwright_bursts)
                 c, p = results[name]["canvas"], results[name]["png"]
                 print(f"{name:10s} canvas p50 {c['p50']:5.0f} p95 {c['p95']:5.0f} burst "
                       f"{c['burst']:5.0f} | png p50 {p['p50']:5.0f} p95 {p['p95']:5.0f} "
