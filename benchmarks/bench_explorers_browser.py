@@ -7,9 +7,11 @@ the page from the ``keydown`` event until the explorer's figure has changed (the
 view's ``data-version``, or a new ``<img>`` decoded) and one ``requestAnimationFrame`` has
 followed. The two paths are measured interleaved (one press on one, then one on the other),
 on every slider of the explorer in turn, each slider walking step by step and turning at
-its ends. A *burst* is five presses in a row; its settle time runs from the first
-``keydown`` to the last change of the figure (the kernel idle and the figure unchanged for
-0.6 s afterwards).
+its ends. A *burst* is five presses in a row, dispatched in the page within a millisecond
+(``--playwright-bursts`` presses them through Playwright instead, one DevTools round trip,
+20-60 ms on a loaded machine, per key); its settle time runs from the first ``keydown`` to
+the last change of the figure (the figure then unchanged for 0.6 s). The slider's travel
+over each burst is recorded in the JSON (``burst_travel``: five steps unless at an end).
 
 Usage (from the repository root, Chromium at /usr/bin/chromium or ``BMC_CHROMIUM``)::
 
