@@ -58,13 +58,9 @@ EXPLORERS = {
     "energy": ("from bmc.widgets import matrix_form",
                "matrix_form.energy_explorer(duration=5.0)"),
     "frames": ("from bmc.widgets import matrix_form", "matrix_form.frames_explorer()"),
-    "gait": ("from bmc import datasets\nfrom bmc.widgets import gait\n"
-             "run = datasets.load_running()", "gait.noise_explorer(run)"),
-    "reactions": ("from bmc.somersault import somersault\n"
-                  "from bmc.widgets import reactions\nmotion = somersault()",
-                  "reactions.reaction_explorer(motion)"),
-    "kuo": ("from bmc import standing\nfrom bmc.widgets import kuo\n"
-            "sway = standing.simulate_sway()", "kuo.torque_explorer(sway)"),
+    "gait": ("from bmc.widgets import gait", "gait.noise_explorer()"),
+    "reactions": ("from bmc.widgets import reactions", "reactions.reaction_explorer()"),
+    "kuo": ("from bmc.widgets import kuo", "kuo.torque_explorer()"),
 }
 PATHS = ("canvas", "png")
 
