@@ -198,7 +198,8 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
 
     monkeypatch.setattr(bmc.matrix_form, "euler_double_pendulum", counted_euler)
     monkeypatch.setattr(bmc.simulate, "simulate", counted_simulate)
-    monkeypatch.setattr(matrix_form, "warm_up", lambda *calls: None)  # caches filled on demand
+    # caches filled on demand only
+    monkeypatch.setattr(matrix_form, "warm_up", lambda *calls, **kwargs: None)
     box = matrix_form.energy_explorer(duration=1.0)
     _record(box)
     log_dt, log_rtol = box.children[0].children
@@ -331,3 +332,22 @@ def test_only_the_artists_update_touched_are_read_again(monkeypatch):
     assert read == [moving]
     assert scene.changes() == {}  # and nothing is pending
     plt.close("all")
+
+
+def test_warm_up_waits_while_the_sliders_move():
+    import threading
+    import time
+
+    from bmc.widgets import warm_up
+
+    slider = widgets.FloatSlider(value=0.0, min=0.0, max=1.0, step=0.1)
+    ran: list[float] = []
+    gate = threading.Event()
+    thread = warm_up(gate.wait, lambda: ran.append(time.monotonic()),
+                     controls={"x": slider}, quiet=0.3)
+    slider.value = 0.5  # a student moves the slider while the first call runs
+    moved = time.monotonic()
+    gate.set()
+    thread.join(timeout=10)
+    assert len(ran) == 1
+    assert ran[0] - moved >= 0.3 - 0.01  # the next call waited for 0.3 s of quiet (+ timer)

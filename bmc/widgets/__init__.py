@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import importlib
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
 
 _MODULES = ("animation", "gait", "kuo", "matrix_form", "pendulum", "reactions", "two_link")
 
-__all__ = ["explorer", *_MODULES]
+__all__ = ["cache_key", "explorer", "slider_values", "warm_up", *_MODULES]
 
 
 def __getattr__(name: str):

@@ -267,18 +267,24 @@ def cache_key(value: float) -> float:
     return round(float(value), 9)
 
 
-def warm_up(*calls: Callable[[], Any]) -> Any:
+def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None,
+            quiet: float = 1.0) -> Any:
     """Run ``calls`` one after the other in a background thread (fill per-slider caches).
 
     Meant for explorers whose ``update`` caches slow work per slider value: while the
     student reads the figure, the values next to the defaults are computed, so that moving
-    a slider finds them ready. A call that raises stops the warm-up quietly; the same error
-    then shows in the explorer when the slider reaches that value.
+    a slider finds them ready. While the student moves the sliders the warm-up waits, so
+    that it does not slow the updates down. A call that raises stops the warm-up quietly;
+    the same error then shows in the explorer when the slider reaches that value.
 
     Parameters
     ----------
     *calls : callable
         Functions of no argument, in the order to run them.
+    controls : mapping of str to ipywidgets.ValueWidget, optional
+        The explorer's controls; the next call waits until none has changed for ``quiet``.
+    quiet : float, optional
+        Time without a control change before the next call runs [s]. Default 1.
 
     Returns
     -------
@@ -286,9 +292,20 @@ def warm_up(*calls: Callable[[], Any]) -> Any:
         The started daemon thread (``join`` it to wait).
     """
     import threading
+    import time
+
+    last_move = [-float("inf")]
+
+    def moved(change: Any = None) -> None:
+        last_move[0] = time.monotonic()
+
+    for control in (controls or {}).values():
+        control.observe(moved, names="value")
 
     def run() -> None:
         for call in calls:
+            while (wait := last_move[0] + quiet - time.monotonic()) > 0:
+                time.sleep(wait)
             try:
                 call()
             except Exception:  # shown in place when the slider gets there

@@ -115,7 +115,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
                 for job in ((lambda v=dts[k]: euler(v)) if k < len(dts) else None,
                             (lambda v=rtols[k]: dop853(v)) if k < len(rtols) else None)
                 if job is not None]
-        box.warm_up = warm_up(*jobs)
+        box.warm_up = warm_up(*jobs, controls=controls)
     return box
 
 
