@@ -222,6 +222,15 @@ def _wait_idle(page, quiet: float = 0.15, timeout: float = 60.0) -> None:
         time.sleep(0.03)
 
 
+def _value(handle) -> float:
+    # aria-valuetext has the full value; noUiSlider rounds aria-valuenow to 0.1
+    text = handle.get_attribute("aria-valuetext") or handle.get_attribute("aria-valuenow")
+    try:
+        return float(text)
+    except ValueError:
+        return float(handle.get_attribute("aria-valuenow"))
+
+
 class _Slider:
     """One slider handle that walks a step at a time and turns at its ends."""
 
@@ -283,10 +292,10 @@ def measure(page, name: str, presses: int, bursts: int, *,
         order = PATHS if i % 2 == 0 else PATHS[::-1]
         for path in order:
             handle = sliders[path][0].handle
-            before = float(handle.get_attribute("aria-valuenow"))
+            before = _value(handle)
             clock = _press(page, f".bench-{name}-{path}", sliders[path][0], 5, 20_000,
                            in_page=burst_in_page)
-            moved[path].append(abs(float(handle.get_attribute("aria-valuenow")) - before))
+            moved[path].append(abs(_value(handle) - before))
             if clock["changes"]:
                 settles[path].append(clock["changes"][-1])
                 spans[path].append(clock["keys"][-1])
