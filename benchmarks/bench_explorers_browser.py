@@ -20,9 +20,9 @@ Usage (from the repository root, Chromium at /usr/bin/chromium or ``BMC_CHROMIUM
     python benchmarks/bench_explorers_browser.py --only pendulum energy
 
 Prints a table (p50, p95 of the single presses, the median burst settle time and how long
-the five presses themselves took [ms] per
-explorer and path) and a row for README's performance table; writes
-``benchmarks/results_explorers.json``. Goal (issue 20): canvas p50 <= 100 ms, p95 <= 150 ms,
+the five presses themselves took [ms] per explorer and path) and a row for README's goals
+table; writes ``benchmarks/results_explorers.json`` and ``benchmarks/results_explorers.md``.
+Goal (issue 20): canvas p50 <= 100 ms, p95 <= 150 ms,
 bursts settle within 200 ms, for every explorer.
 """
 
@@ -416,6 +416,14 @@ def main(argv: list[str] | None = None) -> int:
     print(table)
     print("\nREADME row:\n" + _readme_row(results))
     args.json.write_text(json.dumps({"info": info, "results": results}, indent=1))
+    args.json.with_suffix(".md").write_text(
+        f"# Explorer latency in the browser\n\nKey press to painted figure [ms], "
+        f"`python benchmarks/bench_explorers_browser.py`; {info['machine']}, load average "
+        f"(1/5/15 min) {info['load']} at the end, {info['date']}. Canvas: drawn in the "
+        f"browser from data (default); png: the previous inline-PNG path, measured "
+        f"interleaved in the same page. Single presses: {args.presses} per path over all "
+        f"sliders; bursts: {args.bursts} of five presses per path, median settle time.\n\n"
+        f"{table}\n\nREADME row:\n\n{_readme_row(results)}\n")
     met = all(r["canvas"]["p50"] <= GOAL_P50 and r["canvas"]["p95"] <= GOAL_P95
               and r["canvas"]["burst"] <= GOAL_BURST for r in results.values())
     return 0 if met else 1
