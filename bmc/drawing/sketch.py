@@ -160,16 +160,19 @@ def model_sketch(
             _com_symbol(ax, c, 0.014 * size)
         d.points["com"] = coms
     extent = [pts]
-    refs = np.broadcast_to(as_array(reference, "reference", unit="rad"), (len(pairs),))
+    refs = as_array(reference, "reference", unit="rad")
+    if refs.ndim > 1 or refs.size not in (1, len(pairs)):
+        raise ValueError(f"reference [rad] must be one direction or one per segment "
+                         f"({len(pairs)}); got shape {refs.shape}")
+    refs = np.broadcast_to(refs.ravel(), (len(pairs),))
     if angles is not None:
         parent_of = {b: idx for idx, (_, b) in enumerate(pairs)}
-        # several angles at one point (a trunk with arms and head): nested arcs, so that
-        # their labels do not sit on each other
-        at_point: dict[tuple[float, float], int] = {}
+        # several angles at one point or close together (hip, shoulder and neck of a trunk):
+        # nested arcs of growing radius, so that their labels do not sit on each other
+        starts: list[np.ndarray] = []
         for j, (a, b) in enumerate(pairs):
-            key = tuple(np.round(pts[a], 6))
-            nested = at_point.get(key, 0)
-            at_point[key] = nested + 1
+            nested = sum(np.hypot(*(pts[a] - s)) < 0.1 * size for s in starts)
+            starts.append(pts[a])
             phi = np.arctan2(*(pts[b] - pts[a])[::-1])
             ref = float(refs[j])
             parent = parent_of.get(a)
