@@ -52,15 +52,18 @@ GOAL_P50, GOAL_P95, GOAL_BURST = 100.0, 150.0, 200.0  # [ms]
 
 # name -> (setup code, expression that returns the explorer)
 EXPLORERS = {
-    "pendulum": ("from bmc.widgets import pendulum",
+    "pendulum": ("from bmc.widgets import one_link as pendulum",
                  "pendulum.torque_explorer()"),
     "two_link": ("from bmc.widgets import two_link", "two_link.reach_explorer()"),
-    "energy": ("from bmc.widgets import matrix_form",
+    "energy": ("from bmc.widgets import matrix_formalism as matrix_form",
                "matrix_form.energy_explorer(duration=5.0)"),
-    "frames": ("from bmc.widgets import matrix_form", "matrix_form.frames_explorer()"),
-    "gait": ("from bmc.widgets import gait", "gait.noise_explorer()"),
-    "reactions": ("from bmc.widgets import reactions", "reactions.reaction_explorer()"),
-    "kuo": ("from bmc.widgets import kuo", "kuo.torque_explorer()"),
+    "frames": ("from bmc.widgets import matrix_formalism as matrix_form",
+               "matrix_form.frames_explorer()"),
+    "gait": ("from bmc.widgets import gait_inverse_dynamics as gait", "gait.noise_explorer()"),
+    "reactions": ("from bmc.widgets import joint_reactions as reactions",
+                  "reactions.reaction_explorer()"),
+    "kuo": ("from bmc.widgets import least_squares_inverse_dynamics as kuo",
+            "kuo.torque_explorer()"),
 }
 PATHS = ("canvas", "png")
 

@@ -210,7 +210,7 @@ def _patch_euler(monkeypatch, replacement) -> None:
 
 def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monkeypatch):
     import bmc.simulate
-    from bmc.widgets import matrix_form
+    from bmc.widgets import matrix_formalism as matrix_form
 
     counts = {"euler": 0, "dop853": 0}
     euler, simulate = _euler(), bmc.simulate.simulate
@@ -243,7 +243,7 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
 
 
 def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch):
-    from bmc.widgets import matrix_form
+    from bmc.widgets import matrix_formalism as matrix_form
 
     steps: list[float] = []
     euler = _euler()
@@ -283,10 +283,12 @@ def test_unsupported_artists_are_refused_by_name():
 
 
 _EXPLORERS = {
-    "pendulum": ("pendulum", "torque_explorer"), "two_link": ("two_link", "reach_explorer"),
-    "energy": ("matrix_form", "energy_explorer"), "frames": ("matrix_form", "frames_explorer"),
-    "gait": ("gait", "noise_explorer"), "reactions": ("reactions", "reaction_explorer"),
-    "kuo": ("kuo", "torque_explorer"),
+    "pendulum": ("one_link", "torque_explorer"), "two_link": ("two_link", "reach_explorer"),
+    "energy": ("matrix_formalism", "energy_explorer"),
+    "frames": ("matrix_formalism", "frames_explorer"),
+    "gait": ("gait_inverse_dynamics", "noise_explorer"),
+    "reactions": ("joint_reactions", "reaction_explorer"),
+    "kuo": ("least_squares_inverse_dynamics", "torque_explorer"),
 }
 
 

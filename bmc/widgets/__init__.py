@@ -22,9 +22,16 @@ import importlib
 
 from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
 
-_MODULES = ("animation", "gait", "kuo", "matrix_form", "pendulum", "reactions", "two_link")
+_MODULES = (
+    "animation", "gait_inverse_dynamics", "joint_reactions", "least_squares_inverse_dynamics",
+    "matrix_formalism", "one_link", "two_link",
+)
 
 __all__ = ["cache_key", "explorer", "slider_values", "warm_up", *_MODULES]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def __getattr__(name: str):

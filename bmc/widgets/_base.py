@@ -28,6 +28,10 @@ from typing import Any
 
 __all__ = ["RENDERERS", "cache_key", "explorer", "slider_values", "warm_up"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 RENDERERS = ("canvas", "png")
 """The renderers :func:`explorer` accepts."""
 

@@ -19,6 +19,10 @@ import traitlets
 
 __all__ = ["FigureView"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 # The renderer. Items are in canvas pixels (origin top left); see _scene.py for their fields.
 _ESM = r"""
 const stores = new Map();  // model id -> {items, version, views}

@@ -30,6 +30,10 @@ import numpy as np
 
 __all__ = ["Scene", "plain_text"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _MARGIN = 4  # [px] added to a side of the canvas where the figure's tight box sticks out
 
 _GREEK = {

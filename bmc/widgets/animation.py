@@ -17,6 +17,10 @@ from numpy.typing import ArrayLike
 
 __all__ = ["PoseView", "player"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _ESM = r"""
 export default {
   render({model, el}) {

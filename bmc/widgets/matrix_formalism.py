@@ -17,6 +17,10 @@ from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
 
 __all__ = ["energy_explorer", "frames_explorer"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _SOURCE_Y0 = (np.pi / 10, np.pi / 3, 2 * np.pi, -6 * np.pi)
 
 
