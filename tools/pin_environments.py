@@ -4,7 +4,8 @@ The course has two environments, both pinned and both tested by CI:
 
 ``binder/requirements.txt`` + ``binder/requirements-nodeps.txt``
     The **student** environment (Binder, JupyterHub image, a student's laptop): the runtime
-    dependencies of ``bmc`` (``[project] dependencies``) and the student side of otter-grader
+    dependencies of ``bmc`` (``[project] dependencies``), the ``hub`` extra (nbgitpuller) and
+    the student side of otter-grader
     (``grader.check``). otter-grader and fica are installed with ``--no-deps`` from the second
     file, so that what only an instructor's grading needs (playwright through
     ``nbconvert[webpdf]``, Docker bindings, Sphinx) is not shipped to every student. The
@@ -47,6 +48,10 @@ ROOT = Path(__file__).resolve().parents[1]
 STUDENT = ROOT / "binder" / "requirements.txt"
 NODEPS = ROOT / "binder" / "requirements-nodeps.txt"
 DEV = ROOT / "requirements-dev.txt"
+
+#: Extras of ``pyproject.toml`` that belong to the student environment (the image a JupyterHub
+#: serves needs nbgitpuller).
+STUDENT_EXTRAS = ("hub",)
 
 #: Installed with ``--no-deps`` in the student environment; their other requirements are
 #: pinned in ``binder/requirements.txt`` except those in :data:`OMITTED`.
@@ -197,8 +202,8 @@ def generate() -> dict[Path, str]:
         ``requirements-dev.txt`` -> their regenerated contents.
     """
     project = _project()
-    runtime = project["dependencies"]
     extras = project["optional-dependencies"]
+    runtime = project["dependencies"] + [r for e in STUDENT_EXTRAS for r in extras.get(e, [])]
     dev_extras = extras["test"] + extras.get("docs", [])
     otter_spec = next(r for r in dev_extras if canonicalize_name(Requirement(r).name)
                       == "otter-grader")
