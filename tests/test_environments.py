@@ -187,5 +187,5 @@ def test_grader_check_passes_a_solved_set_in_the_student_environment(tmp_path):
               and re.search(r"grader\.check\(", "".join(c["source"]))]
     assert len(checks) >= 3
     for cell in checks:
-        plain = "".join(o.get("data", {}).get("text/plain", "") for o in cell["outputs"])
+        plain = "".join("".join(o.get("data", {}).get("text/plain", [])) for o in cell["outputs"])
         assert plain.endswith("results: All test cases passed!"), cell["outputs"]
