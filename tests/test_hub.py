@@ -17,9 +17,10 @@ the student's version there). Memory per student (RSS of server and kernel), the
 log in, pull, run and pull again are printed, with how many such students fit in this
 machine's available memory.
 
-Needs ``configurable-http-proxy`` (``npm install --prefix .ci/node configurable-http-proxy``,
-as .ci/run does; or ``BMC_CHP`` naming the executable). Without it the test is skipped with a
-message, unless ``BMC_REQUIRE_HUB=1`` (set by .ci/run), which makes that a failure.
+Needs ``configurable-http-proxy``: ``BMC_CHP`` naming the executable, or the one under
+``.ci/node`` (which .ci/run installs, and this test installs there with npm when it is
+missing). Only without node and npm is the test skipped, with a message, and
+``BMC_REQUIRE_HUB=1`` (set by .ci/run) makes that a failure.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -59,15 +61,26 @@ def _chp() -> str | None:
     return None
 
 
+CHP_VERSION = "4.6.3"  # the version .ci/run installs
+
+
 @pytest.fixture(scope="module")
 def chp() -> str:
+    """configurable-http-proxy: found, or installed under .ci/node with npm when node is here."""
     found = _chp()
+    if found is None and shutil.which("node") and shutil.which("npm"):
+        done = subprocess.run(["npm", "install", "--prefix", str(REPO / ".ci" / "node"),
+                               "--no-audit", "--no-fund", "--loglevel=error",
+                               f"configurable-http-proxy@{CHP_VERSION}"],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, "npm could not install configurable-http-proxy:\n" + \
+            done.stdout + done.stderr
+        found = _chp()
     if found is None:
-        message = ("configurable-http-proxy not found (needs node and `npm install --prefix "
-                   ".ci/node configurable-http-proxy`, or BMC_CHP): the JupyterHub test "
-                   "cannot run")
+        message = ("node and npm are not installed: the JupyterHub test needs "
+                   "configurable-http-proxy from npm (or BMC_CHP naming one)")
         if os.environ.get("BMC_REQUIRE_HUB") == "1":
-            pytest.fail(message + " and BMC_REQUIRE_HUB=1 requires it")
+            pytest.fail(message + "; BMC_REQUIRE_HUB=1 requires the test to run")
         pytest.skip(message)
     return found
 
@@ -119,7 +132,11 @@ c.JupyterHub.spawner_class = "simple"
 c.SimpleLocalProcessSpawner.home_dir_template = "{tmp}/home/{{username}}"
 c.Spawner.cmd = [{python!r}, "-m", "jupyterhub.singleuser"]
 c.Spawner.default_url = "/lab"
-c.Spawner.args = ["--ServerApp.allow_root=True"]  # CI containers run as root
+# CI containers run as root. Kernels talk over IPC files in each home: with every student on
+# one host, TCP kernel ports chosen at the same moment can collide (on a Kubernetes hub each
+# student's pod has its own network, so the image keeps the default).
+c.Spawner.args = ["--ServerApp.allow_root=True", "--KernelManager.transport=ipc"]
+c.Spawner.environment = {{"JUPYTER_RUNTIME_DIR": "{runtime}/{{username}}"}}  # short socket paths
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.env_keep = ["PATH", "PYTHONPATH", "LANG", "LC_ALL", "BMC_DATA_DIR",
@@ -135,10 +152,11 @@ def hub(chp, tmp_path_factory):
     pytest.importorskip("jupyterhub", reason="jupyterhub is in requirements-dev.txt")
     pytest.importorskip("nbgitpuller", reason="nbgitpuller is in requirements-dev.txt")
     tmp = tmp_path_factory.mktemp("hub")
+    runtime = tempfile.mkdtemp(prefix="bmc-hub-")  # unix sockets allow ~100-character paths
     port, token = _free_port(), secrets.token_hex(32)
     (tmp / "jupyterhub_config.py").write_text(HUB_CONFIG.format(
         port=port, hub_port=_free_port(), proxy_api_port=_free_port(), chp=chp, tmp=tmp,
-        python=sys.executable, token=token))
+        python=sys.executable, token=token, runtime=runtime))
     log = (tmp / "hub.log").open("w")
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "MPLBACKEND": "Agg",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO),
@@ -172,6 +190,7 @@ def hub(chp, tmp_path_factory):
         except ProcessLookupError:
             pass
         log.close()
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
 class _Student:

@@ -13,8 +13,9 @@ The course has two environments, both pinned and both tested by CI:
     the course does not pin itself (``notebook``, ``jupyterhub``, ...), so the pins never
     conflict with the image Binder builds.
 ``requirements-dev.txt``
-    The **development** environment on top of it (``-r binder/requirements.txt``): the
-    ``test`` and ``docs`` extras and otter-grader with all of its dependencies.
+    The **development** environment on top of it (``-r binder/requirements.txt``): every
+    other extra (``test``, ``docs``, ...; not ``pin``) and otter-grader with all of its
+    dependencies.
 
 Usage, from the repository root, after changing a dependency in ``pyproject.toml`` (or
 merging a branch that did)::
@@ -52,6 +53,10 @@ DEV = ROOT / "requirements-dev.txt"
 #: Extras of ``pyproject.toml`` that belong to the student environment (the image a JupyterHub
 #: serves needs nbgitpuller).
 STUDENT_EXTRAS = ("hub",)
+
+#: Extras left out of both environments (Pinocchio, ~300 MB, only for one comparison in
+#: benchmarks/). Every other extra (``test``, ``docs``, ...) goes into the development one.
+UNPINNED_EXTRAS = ("pin",)
 
 #: Installed with ``--no-deps`` in the student environment; their other requirements are
 #: pinned in ``binder/requirements.txt`` except those in :data:`OMITTED`.
@@ -204,7 +209,8 @@ def generate() -> dict[Path, str]:
     project = _project()
     extras = project["optional-dependencies"]
     runtime = project["dependencies"] + [r for e in STUDENT_EXTRAS for r in extras.get(e, [])]
-    dev_extras = extras["test"] + extras.get("docs", [])
+    dev_extras = [r for name, reqs in extras.items()
+                  if name not in STUDENT_EXTRAS + UNPINNED_EXTRAS for r in reqs]
     otter_spec = next(r for r in dev_extras if canonicalize_name(Requirement(r).name)
                       == "otter-grader")
     python = f"{sys.version_info[0]}.{sys.version_info[1]}"
