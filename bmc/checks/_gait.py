@@ -39,11 +39,15 @@ def _gait_variant(rng: np.random.Generator) -> dict[str, int]:
 
     In the trial (bmc.newton_euler.lower_limb, central differences) the ankle moment is
     negative from sample 3259 to 5351, the ankle power negative up to 4345 and positive
-    from there to 5351: every range below keeps a margin of at least 150 samples (15 ms).
+    from there to 5351: every sample range below keeps a margin of at least 150 samples
+    (15 ms). The window starts before heel strike (contact: samples 3057-5123) and ends
+    after toe-off; most of the error lies at impact, so its RMSE depends mainly on the
+    window's length, which spreads over 2350-3200 samples (two students' RMSEs agree to
+    rtol 1e-3 for about 1 % of pairs).
     """
     return {"k": int(rng.integers(3800, 4201)), "k_early": int(rng.integers(3350, 3751)),
             "k_late": int(rng.integers(4700, 5101)), "start": int(rng.integers(2700, 2801)),
-            "stop": int(rng.integers(5400, 5601))}
+            "stop": int(rng.integers(5150, 5901))}
 
 
 register_problem(
