@@ -273,8 +273,12 @@ def test_matrix_form_accelerations_agree_with_the_source_matrices():
     assert answers.check_matrix_form_seed_error(_source_pendulum(p.l[1])[0] - right[0])
 
 
-def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
-    p = checks.problem("matrix_form")
+def _bars_loads(p):
+    """Joint loads (4, 3) of the 3D bars by one 12x12 solve (the check uses a recursion)."""
+    return _bars_system(p)[0]
+
+
+def _bars_system(p):
     m, inertia, R = p.bars_mass, p.bars_inertia, p.bars_R
     w, wd, J, rc, ac = p.bars_omega, p.bars_omegadot, p.bars_joint, p.bars_rcm, p.bars_acm
     gvec = np.array([0.0, -p.bars_g, 0.0])
@@ -288,7 +292,11 @@ def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
         Ib = np.diag(inertia[i])
         b[f] = m[i] * (ac[i] - gvec)
         b[r] = R[i] @ (Ib @ wd[i] + np.cross(w[i], Ib @ w[i]))
-    loads = np.linalg.solve(A, b).reshape(4, 3)
+    return np.linalg.solve(A, b).reshape(4, 3), A, b, inertia, w, wd
+
+
+def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
+    loads, A, b, inertia, w, wd = _bars_system(checks.problem("matrix_form"))
     assert answers.check_matrix_form_double_pendulum_3d(loads)
     # forgetting to rotate Euler's equation to the global frame is caught, on the moments
     b2 = b.copy()
@@ -555,33 +563,41 @@ def _std_tau(p, missing=None):
 
 # One numeric question per set: the topic, an independent solution from the problem data,
 # and the grader's exact check it is handed to.
+def _time_scaling(p):
+    ratio = (p.durations[0] / p.durations[1]) ** 2  # accelerations scale with 1/T^2
+    return ratio, ratio, 1.0
+
+
 VARIANT_CASES = {
     "one_link": (lambda p: (_torque(p),), "check_one_link_torque"),
     "two_link": (lambda p: (_velocity_terms(p),), "check_two_link_velocity_terms"),
+    "two_link/time": (_time_scaling, "check_two_link_time_scaling"),
     "matrix_form": (lambda p: (_source_pendulum(p.l[0]),), "check_matrix_form_accelerations"),
+    "matrix_form/bars": (lambda p: (_bars_loads(p),), "check_matrix_form_double_pendulum_3d"),
     "gait": (_foot_loads, "check_gait_foot_loads"),
     "reactions": (lambda p: (_leg_by_matrices(p)[2],), "check_reactions_lambda"),
     "least_squares": (lambda p: (_std_tau(p),), "check_least_squares_std"),
 }
 
 
-@pytest.mark.parametrize("topic", sorted(VARIANT_CASES))
-def test_each_students_answer_passes_only_for_that_student(topic):
-    solve, name = VARIANT_CASES[topic]
+@pytest.mark.parametrize("case", sorted(VARIANT_CASES))
+def test_each_students_answer_passes_only_for_that_student(case):
+    solve, name = VARIANT_CASES[case]
+    topic = case.split("/")[0]
     check = getattr(answers, name)
     mine = {}
     for student in ("s-ada", "s-alan"):
         with checks.student_data(student):
             mine[student] = solve(checks.problem(topic))
     a, b = (np.concatenate([np.ravel(x) for x in mine[s]]) for s in ("s-ada", "s-alan"))
-    assert np.max(np.abs(a / b - 1)) > 0.01, topic  # different enough to fail rtol 1e-3
+    assert np.max(np.abs(a / b - 1)) > 0.01, case  # different enough to fail rtol 1e-3
     for student, other in (("s-ada", "s-alan"), ("s-alan", "s-ada")):
         with checks.student_data(student):
             assert check(*mine[student])
             _fails(check, *mine[other])  # a copied neighbour's answer
 
 
-@pytest.mark.parametrize("topic", sorted(VARIANT_CASES))
+@pytest.mark.parametrize("topic", sorted(checks.problems()))
 def test_two_ids_give_different_data_and_the_grader_reproduces_them(topic):
     common = checks.problem(topic, student="")
     ada, alan = (checks.problem(topic, student=s) for s in ("s-ada", "s-alan"))

@@ -142,7 +142,8 @@ def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
     vary : dict, optional
         Quantity name -> relative spread (e.g. ``0.15``): in a student's variant each of
         these quantities is scaled by a factor in ``[1 - spread, 1 + spread]`` drawn from
-        the student id, so that two students get different numbers.
+        the student id (each entry of an array by its own), so that two students get
+        different numbers and ratios.
     variant : callable, optional
         For data that a scale factor cannot vary honestly (a sample index, a random
         seed, a body's mass and height from which the segments follow): called with a
@@ -181,6 +182,15 @@ def _student_rng(topic: str, student: str) -> np.random.Generator:
     """Random generator seeded by one student's id and the topic (reproducible)."""
     digest = hashlib.sha256(f"bmc:{topic}:{student}:variant".encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "big"))
+
+
+def _scaled(topic: str, student: str, name: str, value: Any, spread: float) -> np.ndarray:
+    """Scale a quantity for one student: each entry of an array by a factor of its own."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return arr * _factor(topic, student, name, spread)
+    factors = [_factor(topic, student, f"{name}[{i}]", spread) for i in range(arr.size)]
+    return arr * np.reshape(factors, arr.shape)
 
 
 @contextlib.contextmanager
@@ -251,7 +261,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
             _student_rng(topic, student))
         entries = build(**params)
         if student is not None:
-            entries = [(name, np.asarray(value) * _factor(topic, student, name, vary[name])
+            entries = [(name, _scaled(topic, student, name, value, vary[name])
                         if name in vary else value, unit, meaning)
                        for name, value, unit, meaning in entries]
             title = f"{title} - data of student {student}"
