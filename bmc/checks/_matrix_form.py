@@ -69,6 +69,7 @@ def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, An
 
 def _matrix_form_entries(bars_mass: tuple[float, float] = (2.0, 2.0)
                          ) -> list[tuple[str, Any, str, str]]:
+    """Return the double pendulum of notebook 3 and the 3D bars of ``bars_mass`` [kg]."""
     return [
         ("m", [1.0, 1.0], "kg", "rod masses m1, m2"),
         ("l", [1.0, 0.5], "m", "rod lengths l1, l2"),
