@@ -218,7 +218,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
         One of :func:`problems`, e.g. ``"one_link"``.
     student : str, optional
         Your student id, exactly as your instructor gave it: some quantities then take
-        values of your own (a few per cent different from your neighbour's). Without it,
+        values of your own (different from your neighbour's). Without it,
         everyone gets the same data (until a call with an id: later calls without one
         then give that id's data too). When your notebook is graded, the grader gives it
         the data of the id it is filed under, whatever is written here.
