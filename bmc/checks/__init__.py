@@ -135,3 +135,7 @@ __all__ = [
     "check_least_squares_std",
     "check_least_squares_wls",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
