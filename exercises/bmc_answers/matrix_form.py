@@ -12,7 +12,7 @@ from bmc.checks._core import (
     check_value,
     problem,
 )
-from bmc.checks._matrix_form import _NB3
+from bmc.checks._matrix_formalism import _NB3
 
 __all__ = [
     "check_matrix_form_accelerations",

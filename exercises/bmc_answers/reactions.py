@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_choice, check_sign, check_value, problem
-from bmc.checks._reactions import _NB5
+from bmc.checks._joint_reactions import _NB5
 
 __all__ = [
     "check_reactions_E",
