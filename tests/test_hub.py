@@ -279,7 +279,12 @@ class _Student:
                                 "store_history": True, "user_expressions": {},
                                 "allow_stdin": False, "stop_on_error": True}}))
                 while True:
-                    msg = json.loads(ws.recv())
+                    raw = ws.recv()
+                    if not isinstance(raw, str):
+                        # A binary frame carries a message with buffers (a widget's data,
+                        # e.g. an animation's poses); none of them is an execute_reply.
+                        continue
+                    msg = json.loads(raw)
                     if msg.get("parent_header", {}).get("msg_id") != msg_id:
                         continue
                     if msg["msg_type"] == "error":

@@ -30,13 +30,7 @@ NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 # expected to fail until they are re-executed with tools/run_notebooks.py. Remove a name as
 # soon as its notebook is re-executed (strict: a notebook that passes and is still listed
 # fails, so this set cannot go stale).
-NOT_YET_RESTORED = {
-    "02_two_link",
-    "03_matrix_formalism",
-    "04_gait_inverse_dynamics",
-    "05_joint_reactions",
-    "06_least_squares_inverse_dynamics",
-}
+NOT_YET_RESTORED: set[str] = set()
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 WIDGET_TEXT = "VBox(children="  # what a page shows for a widget that stored no picture
