@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from bmc import signals
 from bmc._validation import positive
 from bmc.plotting import estimates_against_truth
 from bmc.widgets._base import explorer
@@ -200,7 +201,7 @@ def noise_explorer(
         res = newton_euler.lower_limb(trial.markers, trial.grf, trial.freq, trial.segments,
                                       cutoff=cutoff)
         est = res.moments[win]
-        rmse = np.sqrt(np.mean((est - truth) ** 2, axis=0))
+        rmse = signals.rmse(est, truth)
         for j, ax in enumerate(axes):
             lines["noisy, filtered"][j].set_ydata(est[:, j])
             ax.set_title(f"{_JOINTS[j]}: RMSE {rmse[j]:.2f} N m")
