@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, positive
+from bmc._validation import as_array, frames, plausible, positive
 from bmc.kinematics import forward_kinematics, jacobian, lever_kinematics
 
 __all__ = ["PlanarChain"]
@@ -180,6 +180,12 @@ class PlanarChain:
             raise ValueError(f"lengths [m] must all be > 0; got {lengths.tolist()}")
         if np.any(masses <= 0):
             raise ValueError(f"masses [kg] must all be > 0; got {masses.tolist()}")
+        for name, arr, unit, low, high, quantity, units in (
+                ("lengths", lengths, "m", 1e-3, 10.0, "link length", {"cm": 0.01, "mm": 0.001}),
+                ("masses", masses, "kg", 1e-3, 300.0, "link mass", {"g": 0.001})):
+            for value in arr:
+                plausible(float(value), name, unit=unit, low=low, high=high, quantity=quantity,
+                          units=units)
         if np.any(inertias < 0):
             raise ValueError(f"inertias [kg m^2] must all be >= 0; got {inertias.tolist()}")
         if np.any(com < 0) or np.any(com > lengths):

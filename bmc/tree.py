@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, integer, positive
 from bmc.kinematics import cross2, lever_kinematics, perp
 
 __all__ = ["G", "PlanarTree"]
@@ -133,11 +133,17 @@ class PlanarTree:
                  direction: ArrayLike, length: ArrayLike, com: ArrayLike, mass: ArrayLike,
                  inertia: ArrayLike, *, g: float = G,
                  joint_names: Sequence[str] | None = None) -> None:
+        if isinstance(names, str) or not all(isinstance(s, str) for s in names):
+            raise TypeError(f"names must be a sequence of segment names (str); got {names!r}")
         names = tuple(str(s) for s in names)
         n = len(names)
         if n < 1:
             raise ValueError("names must list at least one segment")
-        parent = tuple(int(p) for p in parent)
+        if isinstance(parent, str) or not hasattr(parent, "__iter__"):
+            raise TypeError(f"parent must be a sequence of segment indices (int); got "
+                            f"{parent!r}")
+        parent = tuple(integer(p, "parent", minimum=-1, what="index of the parent segment")
+                       for p in parent)
         if len(parent) != n or parent[0] != -1 or any(
                 not 0 <= p < i for i, p in enumerate(parent) if i > 0):
             raise ValueError(
@@ -158,6 +164,14 @@ class PlanarTree:
         for label in ("mass", "inertia", "length"):
             if np.any(arrays[label] <= 0):
                 raise ValueError(f"{label} must be positive; got {arrays[label]}")
+        outside = (arrays["com"] < 0) | (arrays["com"] > arrays["length"])
+        if np.any(outside):
+            i = int(np.argmax(outside))
+            raise ValueError(
+                f"com [m] is the distance from each segment's proximal end to its centre of mass "
+                f"and must lie within the segment, 0 <= com <= length; got com "
+                f"{arrays['com'][i]:g} m for the {arrays['length'][i]:g} m {names[i]}: check the "
+                "unit (a fraction such as 0.43 must be multiplied by the length first)")
         if joint_names is None:
             joint_names = [f"joint{j + 1}" for j in range(n - 1)]
         joint_names = tuple(str(s) for s in joint_names)
