@@ -505,7 +505,7 @@ class PlanarChain:
             ``E`` [N m].
         """
         q = self._coords(q, "q", "rad")
-        F = self._force(F)
+        F = as_array(F, "F", unit="N", last=2)
         frames(("q", q, 1), ("F", F, 1))
         return -np.einsum("...dn,...d->...n", self.jacobian(q), F)
 
