@@ -538,6 +538,8 @@ def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray
     numpy.ndarray, shape (..., 3, 6)
         ``d tau / d z``, columns :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
     phi, phid = model.check_motion(phi, phid)
     zero = np.zeros_like(phi)
     base = newton_euler(model, phi, phid, zero, zero).tau
@@ -620,6 +622,11 @@ def paper_covariance(model: Any, meas: Any) -> np.ndarray:
     numpy.ndarray, shape (R * N, 6, 6)
         Diagonal covariances, rows :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
+    if not callable(getattr(meas, "gains", None)):
+        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
+                        f"{type(meas).__name__}")
     gains = meas.gains()
     mid = gains[meas.n_frames // 2]
     force = np.stack([meas.torque_noise, meas.force_noise, meas.force_noise], -1) ** 2
@@ -660,6 +667,11 @@ def propagated_covariance(
     numpy.ndarray, shape (R * N, 6, 6)
         Full covariance of the errors, rows :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
+    if not callable(getattr(meas, "gains", None)):
+        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
+                        f"{type(meas).__name__}")
     phi, phid = meas.phi, meas.phid
     tau = model.inverse_dynamics(phi, phid, meas.phidd) if tau is None else as_array(
         tau, "tau", unit="N m", last=3
