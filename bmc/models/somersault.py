@@ -335,7 +335,8 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
                          f"got {model.names}")
     freq = positive(freq, "freq", unit="Hz")
     speed = plausible(positive(speed, "speed", unit="m/s"), "speed", unit="m/s", low=0.5,
-                      high=20.0, quantity="touchdown speed on a trampoline (a fall of 1 cm to 20 m)",
+                      high=20.0,
+                      quantity="touchdown speed on a trampoline (a fall of 1 cm to 20 m)",
                       units={"km/h": 1 / 3.6, "cm/s": 0.01})
     stiffness = positive(stiffness, "stiffness", unit="N/m")
     lever = number(lever, "lever", unit="m")
