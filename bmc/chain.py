@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, plausible, positive
+from bmc._validation import as_array, frames, gravity, plausible, positive
 from bmc.kinematics import forward_kinematics, jacobian, lever_kinematics
 
 __all__ = ["PlanarChain"]
@@ -199,7 +199,7 @@ class PlanarChain:
         self._com = com
         self._masses = masses
         self._inertias = inertias
-        self._g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        self._g = gravity(g)
         # a[k, j]: lever of segment j's direction in segment k's COM position.
         a = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
         self._a = a
@@ -232,6 +232,10 @@ class PlanarChain:
         >>> arm.n, bool(np.all(arm.com < arm.lengths))
         (2, True)
         """
+        if isinstance(segments, (str, bytes)) or not hasattr(segments, "__iter__"):
+            raise TypeError("segments must be a sequence of segments with length, com, mass "
+                            "and inertia (e.g. bmc.anthropometry.Segment), base first; got "
+                            f"{type(segments).__name__}")
         segments = list(segments)
         try:
             params = [[float(getattr(s, f)) for s in segments]

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, integer, number, positive
+from bmc._validation import as_array, gravity, integer, number
 from bmc.kinematics import cross2, lever_kinematics, perp
 
 __all__ = ["G", "PlanarTree"]
@@ -182,7 +182,7 @@ class PlanarTree:
         object.__setattr__(self, "parent", parent)
         for label, arr in arrays.items():
             object.__setattr__(self, label, arr)
-        object.__setattr__(self, "g", positive(g, "g", unit="m/s^2", allow_zero=True))
+        object.__setattr__(self, "g", gravity(g))
         object.__setattr__(self, "joint_names", joint_names)
         # A[i, k]: distance along e_k from the proximal end of ancestor k to the next joint on
         # the path to segment i; S[i, j] = 1 if joint j lies on the path from the base to i.
@@ -251,7 +251,7 @@ class PlanarTree:
                         f"unknown joint {jnt!r}; the joints are {self.joint_names}")
                 j = self.joint_names.index(jnt)
             else:
-                j = int(jnt)
+                j = integer(jnt, "joints", what="index or name of a joint")
                 if not 0 <= j < self.n - 1:
                     raise ValueError(f"joint index must be in 0..{self.n - 2}; got {jnt!r}")
             idx += [2 * j, 2 * j + 1]

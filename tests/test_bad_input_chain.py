@@ -52,6 +52,12 @@ CASES = [
     case(PlanarChain, ValueError, "com", com=[-0.1]),
     case(PlanarChain, ValueError, "masses", masses=[7000.0]),
     case(PlanarChain, ValueError, "lengths", lengths=[40.0], com=[17.0]),
+    case(PlanarChain, ValueError, "g", g=981.0),                        # cm/s^2
+    case(PlanarChain.from_segments, TypeError, "segments", segments=None),
+    case(PlanarChain.from_segments, TypeError, "segments", segments=[{"length": 0.3}]),
+    case(ARM.with_point_mass, ValueError, "distance", distance=5.0),
+    case(ARM.with_point_mass, ValueError, "distance", distance=np.nan),
+    case(ARM.with_point_mass, ValueError, "segment", segment=5),
 ]
 
 

@@ -12,6 +12,9 @@ VALID = {
     DoublePendulum: {},
     euler_double_pendulum: {"pend": PEND, "y0": [0.1, 0.0, 0.0, 0.0], "t_end": 0.1,
                             "dt": 1e-3},
+    PEND.rhs: {"t": 0.0, "y": [0.1, 0.0, 0.0, 0.0]},
+    PEND.mass_matrix: {"theta": [0.1, 0.0]},
+    PEND.energy: {"theta": [0.1, 0.0], "omega": [0.0, 0.0]},
 }
 
 
@@ -39,6 +42,11 @@ CASES = [
     case(euler_double_pendulum, ValueError, "every", every=0),
     case(DoublePendulum, ValueError, "m2", m2=-1.0),
     case(DoublePendulum, ValueError, "l1", l1=np.nan),
+    case(DoublePendulum, ValueError, "g", g=981.0),                     # cm/s^2
+    case(PEND.rhs, ValueError, "y", y=[0.0, 0.0]),
+    case(PEND.rhs, ValueError, "Q", Q=[1.0, 2.0, 3.0]),
+    case(PEND.mass_matrix, ValueError, "theta", theta=[0.1]),
+    case(PEND.energy, ValueError, "omega", omega=[np.nan, 0.0]),
     # numerical guards: a step longer than the run returned one point; a tiny step tried
     # to allocate 298 GiB (and to loop for hours)
     case(euler_double_pendulum, ValueError, "dt", dt=3.0, t_end=1.0),
@@ -50,7 +58,8 @@ CASES = [
 
 
 @pytest.mark.parametrize(("func", "kwargs", "exc", "arg"), CASES,
-                         ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(CASES)])
+                         ids=[f"{getattr(c[0], '__name__', 'f')}-{c[3]}-{i}"
+                              for i, c in enumerate(CASES)])
 def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
     refuses(func, kwargs, exc, arg)
 

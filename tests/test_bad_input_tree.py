@@ -20,6 +20,7 @@ VALID = {
     PlanarTree: LEG,
     MODEL.point: {"q": Z, "segment": "foot", "distance": 0.1},
     MODEL.segment_index: {"segment": "foot"},
+    MODEL.joint_columns: {"joints": ["knee"]},
     MODEL.applied_forces: {"q": Z, "contact_force": [0.0, 600.0],
                            "contact_point": ("foot", 0.1)},
     reactions.minimal_form: {"model": MODEL, "q": Z, "qd": Z, "h": H},
@@ -78,6 +79,9 @@ CASES = [
     # physics: a 5 m COM on a 0.4 m thigh was accepted
     case(PlanarTree, ValueError, "com", com=[5.0, 0.17]),
     case(PlanarTree, ValueError, "com", com=[0.17, -0.1]),
+    case(PlanarTree, ValueError, "g", g=981.0),                         # cm/s^2
+    case(MODEL.joint_columns, TypeError, "joints", joints=[1.5]),
+    case(MODEL.joint_columns, ValueError, "joint", joints=["toe"]),
 ]
 
 

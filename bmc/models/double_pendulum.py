@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import BMCWarning, allocation, as_array, integer, positive
+from bmc._validation import BMCWarning, allocation, as_array, gravity, integer, positive
 
 #: Most Euler steps one call may take (about a microsecond each: under a minute).
 _MAX_STEPS = 50_000_000
@@ -85,7 +85,7 @@ class DoublePendulum:
         self.m2 = positive(m2, "m2", unit="kg")
         self.l1 = positive(l1, "l1", unit="m")
         self.l2 = positive(l2, "l2", unit="m")
-        self.g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        self.g = gravity(g)
 
     def __repr__(self) -> str:
         return (f"DoublePendulum(m1={self.m1:g}, m2={self.m2:g}, l1={self.l1:g}, "
@@ -188,8 +188,17 @@ class DoublePendulum:
         numpy.ndarray, shape (4,)
             ``(omega1, omega2, alpha1, alpha2)`` [rad/s, rad/s^2].
         """
-        th1, th2, w1, w2 = (float(v) for v in y)     # plain floats: ~20x faster than arrays
-        q1, q2 = (0.0, 0.0) if Q is None else (float(v) for v in Q)
+        try:
+            th1, th2, w1, w2 = (float(v) for v in y)  # plain floats: ~20x faster than arrays
+        except (TypeError, ValueError):
+            as_array(y, "y", unit="rad, rad/s", last=4, ndim=1)
+            raise ValueError(f"y must hold 4 finite numbers (theta1, theta2, omega1, omega2); "
+                             f"got {y!r}") from None
+        try:
+            q1, q2 = (0.0, 0.0) if Q is None else (float(v) for v in Q)
+        except (TypeError, ValueError):
+            as_array(Q, "Q", unit="N m", last=2, ndim=1)
+            raise ValueError(f"Q [N m] must hold 2 numbers; got {Q!r}") from None
         al1, al2 = _solve(self.coefficients, th1, th2, w1, w2, q1, q2)
         return np.array([w1, w2, al1, al2])
 
