@@ -16,6 +16,10 @@ a positive (counter-clockwise, flexing) torque.
 :func:`muscle_length` and :func:`moment_arms` work on one frame or ``N`` frames (axis 0 is
 time). ``tests/test_muscles.py`` checks the moment arms against a finite difference of the
 length and against the perpendicular distance from the joint to the line of action.
+
+:func:`contact_force` turns a net joint force and moment (inverse dynamics) into a muscle
+tension and the bone-on-bone force when one muscle carries the moment, and
+:func:`compression_shear` resolves a joint force in a segment's frame.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array, plausible
 from bmc.kinematics import perp
 
-__all__ = ["moment_arms", "muscle_length", "path_points"]
+__all__ = ["compression_shear", "contact_force", "moment_arms", "muscle_length", "path_points"]
 
 
 def __dir__() -> list[str]:
@@ -188,3 +192,93 @@ def moment_arms(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> np.n
         dp = perp(rel) * moves[:, None]
         r[..., j] = np.einsum("...pk,...pk->...", unit, np.diff(dp, axis=-2))
     return r
+
+
+def contact_force(net_force: ArrayLike, net_moment: ArrayLike, moment_arm: ArrayLike,
+                  direction: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Muscle tension and bone-on-bone force when one muscle carries the net joint moment.
+
+    Everything that crosses a joint acts on the distal segment: the muscle's pull
+    ``F e`` and the contact force of the articular surfaces, which acts through the joint
+    centre (frictionless surfaces). Inverse dynamics gives only their sums: the net force
+    and the net moment. With a single muscle the moment fixes the tension,
+    ``F = -tau / r`` (``r = dL_MT/dq`` as in :func:`moment_arms`), and the force balance
+    of the distal segment then gives the contact force. A muscle cannot push: where the
+    moment has the other sign the tension is zero and the moment stays unbalanced (an
+    antagonist would be needed).
+
+    Parameters
+    ----------
+    net_force : array_like, shape (..., 2)
+        Net joint force that the distal segment exerts on the proximal one [N].
+    net_moment : array_like, shape (...)
+        Net joint moment on the distal segment [N m], counter-clockwise positive.
+    moment_arm : array_like, shape (...)
+        The muscle's moment arm ``dL_MT/dq`` about the joint [m]; negative for a muscle
+        that turns the distal segment counter-clockwise.
+    direction : array_like, shape (..., 2)
+        Unit vector of the muscle's pull on the distal segment (dimensionless).
+
+    Returns
+    -------
+    tension : numpy.ndarray, shape (...)
+        Muscle tension ``F >= 0`` [N].
+    contact : numpy.ndarray, shape (..., 2)
+        Force of the distal bone on the proximal bone [N]: ``net_force + F e``.
+    unbalanced : numpy.ndarray, shape (...)
+        Part of the net moment the muscle cannot produce [N m] (zero where ``F > 0``).
+
+    Examples
+    --------
+    A knee extensor with a 5 cm moment arm, pulling the shank straight up, carries a
+    100 N m extensor moment; a 500 N net compression becomes 2500 N of contact:
+
+    >>> F, c, rest = contact_force([0.0, 500.0], 100.0, -0.05, [0.0, 1.0])
+    >>> print(round(float(F)), np.round(c, 1) + 0.0, float(rest))
+    2000 [   0. 2500.] 0.0
+    """
+    lam = as_array(net_force, "net_force", unit="N", last=2)
+    tau = as_array(net_moment, "net_moment", unit="N m")
+    r = as_array(moment_arm, "moment_arm", unit="m")
+    e = as_array(direction, "direction", unit="1 (unit vector)", last=2)
+    if np.any(r == 0):
+        raise ValueError("moment_arm [m] must be nonzero: a muscle through the joint centre "
+                         "cannot carry a moment; got 0")
+    norm = np.linalg.norm(e, axis=-1)
+    if np.any(np.abs(norm - 1.0) > 1e-6):
+        raise ValueError("direction must be a unit vector (dimensionless); got lengths "
+                         f"from {norm.min():.3g} to {norm.max():.3g}: divide by its norm")
+    tension = np.maximum(-tau / r, 0.0)
+    contact = lam + tension[..., None] * e
+    return tension, contact, tau + r * tension
+
+
+def compression_shear(force: ArrayLike, axis: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Resolve a joint force in a segment's frame: compression along it, shear across.
+
+    Parameters
+    ----------
+    force : array_like, shape (..., 2)
+        Force that the distal segment exerts on the proximal one at the joint [N].
+    axis : array_like, shape (..., 2)
+        Unit vector along the distal segment, pointing away from the joint (dimensionless).
+
+    Returns
+    -------
+    compression : numpy.ndarray, shape (...)
+        ``-force . axis`` [N]: positive when the distal bone pushes into the joint.
+    shear : numpy.ndarray, shape (...)
+        ``force . perp(axis)`` [N]: the component across the segment, positive along the
+        axis turned 90 degrees counter-clockwise.
+
+    Examples
+    --------
+    A shank hanging straight down (axis ``(0, -1)``) pushing up with 300 N and 40 N
+    forward (+x is ``perp((0, -1))``):
+
+    >>> print(compression_shear([40.0, 300.0], [0.0, -1.0]))
+    (np.float64(300.0), np.float64(40.0))
+    """
+    f = as_array(force, "force", unit="N", last=2)
+    a = as_array(axis, "axis", unit="1 (unit vector)", last=2)
+    return -np.einsum("...k,...k->...", f, a), np.einsum("...k,...k->...", f, perp(a))

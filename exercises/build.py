@@ -5,7 +5,8 @@ Usage (from the repository root)::
     python exercises/build.py                    # every master notebook -> exercises/dist/
     python exercises/build.py 01 04              # some topics, by number or name
     python exercises/build.py --out /tmp/dist    # elsewhere
-    python exercises/build.py --no-run-tests     # skip otter's check of the solutions
+    python exercises/build.py --no-run-tests     # skip grading the solutions
+    python exercises/build.py --no-environment   # no pins or bmc wheel in the autograders
 
 Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format: a raw
 ``# ASSIGNMENT CONFIG`` cell, ``# BEGIN QUESTION`` / ``# BEGIN SOLUTION`` /
@@ -18,19 +19,25 @@ Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format:
         autograder/NN_topic.ipynb                the solutions, with autograder/tests/
         NN_topic-autograder.zip                  what `grade.py` and `otter run` grade with
 
-By default otter also executes the solution notebook and runs every test on it, so a build
-fails if a solution or a check is wrong. After each build this script checks that the
-student notebook holds no solution marker, no solution line of the master and no output,
-and stops with an error otherwise: a student version with answers in it is never written
-silently.
+By default the solution notebook is then graded by ``grade.py`` (sandboxed, hidden tests),
+so a build fails if a solution or a check is wrong. The autograder zip also gets the
+course's exact pins (``requirements.txt``, Python of ``binder/runtime.txt`` in
+``environment.yml``) and wheels of ``bmc`` and ``bmc_answers`` under ``files/``, so that
+otter's Docker mode and Gradescope build the course's environment from the zip alone. After each build this
+script checks that the student version holds no solution marker, no solution line of the
+master, no output, no hidden test and no copy of ``bmc_answers``, and that every question of
+the autograder has a hidden test; it stops with an error otherwise: a student version with
+answers in it is never written silently.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 import time
 import zipfile
@@ -140,7 +147,136 @@ def leaks(student: dict, master: dict) -> list[str]:
     return problems
 
 
-def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
+def hidden_leaks(student: Path) -> list[str]:
+    """Return every way in which a student folder holds a hidden test or an expected value.
+
+    The student version may hold the public tests only: no test case marked hidden, no
+    import of the grader-side ``bmc_answers`` (which computes the expected values), and no
+    copy of that package.
+    """
+    problems = []
+    for path in sorted(student.rglob("*")):
+        rel = path.relative_to(student)
+        if "bmc_answers" in rel.parts or path.name == "bmc_answers.py":
+            problems.append(f"{rel}: the grader-side answers are in the student version")
+        elif path.suffix in (".py", ".ipynb") and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            if "hidden=True" in text or "bmc_answers" in text or "# HIDDEN" in text:
+                problems.append(f"{rel}: holds a hidden test")
+    return problems
+
+
+def unhidden_questions(autograder: Path) -> list[str]:
+    """Return the questions of an autograder zip that have no hidden (exact-value) test."""
+    with zipfile.ZipFile(autograder) as zf:
+        tests = {n: zf.read(n).decode() for n in zf.namelist()
+                 if n.startswith("tests/") and n.endswith(".py")}
+        shipped = any("bmc_answers/" in n for n in zf.namelist())
+    missing = [Path(n).stem for n, text in sorted(tests.items())
+               if "hidden=True" not in text or "bmc_answers" not in text]
+    return missing + ([] if shipped else ["(bmc_answers is not in the zip)"])
+
+
+def _grade_solution(result: Path, stem: str) -> None:
+    """Grade the solution notebook with the real grader (sandboxed); demand full marks."""
+    import grade
+    import sandbox
+
+    autograder = grade.Autograder.load(result / f"{stem}-autograder.zip")
+    unsafe = sandbox.bwrap_path() is None
+    row = grade.grade_file(result / "autograder" / f"{stem}.ipynb", autograder, "",
+                           limits=sandbox.Limits(wall=300), unsafe=unsafe)
+    if row["status"] != "ok" or row["total"] != row["possible"]:
+        failed = {q: r["messages"] for q, r in row["questions"].items()
+                  if r["score"] != r["possible"]}
+        raise RuntimeError(f"{stem}: the solutions score {row['total']:g} / "
+                           f"{row['possible']:g} ({row['status']} {row['error']}): {failed}")
+
+
+REPO = HERE.parent
+_ENVIRONMENT = """name: otter-env
+channels:
+  - conda-forge
+dependencies:
+  - python={python}
+  - pip
+  - pip:
+      - -r /autograder/source/requirements.txt
+      - /autograder/source/files/{wheel}
+      - /autograder/source/files/{answers}
+"""
+
+
+def answers_wheel(out: Path) -> Path:
+    """Write a wheel of the grader-side ``bmc_answers`` into ``out`` and return it.
+
+    Only the autograder environment installs it, so that the hidden tests import it from
+    any working directory; students never get it. A wheel is a zip with the package and a
+    ``.dist-info`` (PEP 427), written here directly: the package has no build step.
+    """
+    import base64
+    import hashlib
+
+    out.mkdir(parents=True, exist_ok=True)
+    name, version = "bmc_answers", "0.1.0"
+    path = out / f"{name}-{version}-py3-none-any.whl"
+    info = f"{name}-{version}.dist-info"
+    files = {f"{name}/{p.name}": p.read_bytes()
+             for p in sorted((HERE / name).glob("*.py"))}
+    files[f"{info}/METADATA"] = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                 "Summary: exact checks of the bmc exercises (grader side)\n"
+                                 ).encode()
+    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: bmc exercises/build.py\n"
+                              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
+    record = []
+    for member, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+        record.append(f"{member},sha256={digest.decode()},{len(data)}")
+    record.append(f"{info}/RECORD,,")
+    files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for member, data in files.items():
+            zf.writestr(member, data)
+    return path
+
+
+def bmc_wheel(out: Path) -> Path:
+    """Build a wheel of this repository's ``bmc`` into ``out`` (once) and return it."""
+    found = sorted(out.glob("bmc-[0-9]*.whl"))
+    if found:
+        return found[-1]
+    out.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                           str(out), str(REPO)], capture_output=True, text=True)
+    found = sorted(out.glob("bmc-[0-9]*.whl"))
+    if done.returncode != 0 or not found:
+        raise RuntimeError(f"could not build the bmc wheel:\n{done.stdout}{done.stderr}")
+    return found[-1]
+
+
+def pin_environment(autograder: Path, wheel: Path, answers: Path) -> None:
+    """Make an autograder zip install this course's environment (for otter's Docker mode and
+    Gradescope): the exact pins of ``binder/requirements.txt``, Python of
+    ``binder/runtime.txt``, and the wheels of ``bmc`` and ``bmc_answers``, shipped in the
+    zip under ``files/``."""
+    python = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
+    python = ".".join(python.split(".")[:2])
+    pins = (REPO / "binder" / "requirements.txt").read_text()
+    with zipfile.ZipFile(autograder) as zf:
+        members = {n: zf.read(n) for n in zf.namelist()
+                   if n not in ("environment.yml", "requirements.txt")}
+    members["environment.yml"] = _ENVIRONMENT.format(python=python, wheel=wheel.name,
+                                                     answers=answers.name).encode()
+    members["requirements.txt"] = pins.encode()
+    members[f"files/{wheel.name}"] = wheel.read_bytes()
+    members[f"files/{answers.name}"] = answers.read_bytes()
+    with zipfile.ZipFile(autograder, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def build_one(master: Path, out: Path, *, run_tests: bool = True,
+              environment: bool = True) -> Path:
     """Run otter assign on one master notebook and tidy the result.
 
     Parameters
@@ -149,6 +285,9 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
         The master notebook.
     out : pathlib.Path
         The dist folder; the result goes to ``out / master.stem``.
+    environment : bool, optional
+        Ship the course's pins and a ``bmc`` wheel in the autograder zip, for otter's Docker
+        mode and Gradescope (default; builds the wheel with pip once per ``out``).
     run_tests : bool, optional
         Let otter execute the solutions and run every test on them (default).
 
@@ -159,23 +298,39 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True) -> Path:
     """
     from otter.assign import main as otter_assign
 
+    # the hidden tests import the grader-side package exercises/bmc_answers
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(HERE) not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE), *filter(None, paths)])
     result = out / master.stem
     if result.exists():
         shutil.rmtree(result)
     result.mkdir(parents=True)
-    otter_assign(str(master), str(result), no_run_tests=not run_tests, no_pdfs=True)
+    otter_assign(str(master), str(result), no_run_tests=True, no_pdfs=True)
 
     zips = sorted((result / "autograder").glob("*-autograder_*.zip"))
     if len(zips) != 1:
         raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
     zips[0].replace(result / f"{master.stem}-autograder.zip")
+    if environment:
+        pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"),
+                        answers_wheel(out / "_wheel"))
 
     student_nb = result / "student" / master.name
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))
+    found += hidden_leaks(result / "student")
+    missing = unhidden_questions(result / f"{master.stem}-autograder.zip")
+    if missing:
+        raise RuntimeError(f"{master.name}: questions without a hidden test: {missing}")
     if found:
         shutil.rmtree(result / "student")
         raise RuntimeError(f"{master.name}: the student version reveals solutions, deleted it:\n  "
                            + "\n  ".join(found))
+
+    if run_tests:
+        _grade_solution(result, master.stem)
 
     with zipfile.ZipFile(result / f"{master.stem}-student.zip", "w",
                          zipfile.ZIP_DEFLATED) as zf:
@@ -193,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="output folder (default: exercises/dist)")
     parser.add_argument("--no-run-tests", action="store_true",
                         help="do not execute the solutions against the tests")
+    parser.add_argument("--no-environment", action="store_true",
+                        help="do not ship the pins and a bmc wheel in the autograder zips "
+                        "(they are only needed for otter's Docker mode and Gradescope)")
     args = parser.parse_args(argv)
 
     chosen = masters(args.topics)
@@ -201,7 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     for master in chosen:
         start = time.perf_counter()
-        result = build_one(master, args.out, run_tests=not args.no_run_tests)
+        result = build_one(master, args.out, run_tests=not args.no_run_tests,
+                           environment=not args.no_environment)
         print(f"{master.name}: built {result} in {time.perf_counter() - start:.1f} s"
               + ("" if args.no_run_tests else " (solutions pass every test)"), flush=True)
     return 0

@@ -99,6 +99,13 @@ def test_no_module_imports_a_private_name_of_another(module):
 
 # Public protocols despite the underscore: namedtuple methods and IPython's display protocol.
 NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_repr_mimebundle_"}
+# Matplotlib internals the browser renderer reads, because Matplotlib has no public accessor
+# for the left/right title and suptitle artists or for a tick's geometry. Allowed in that one
+# module only (matplotlib is pinned; tests/test_widgets_base.py fails if they change).
+THIRD_PARTY_INTERNALS = {
+    "bmc.widgets._scene": {"_left_title", "_right_title", "_suptitle", "_tickdir",
+                           "_get_tick", "_size", "_width", "_base_pad"},
+}
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -110,6 +117,7 @@ def test_no_module_reads_a_private_attribute_of_another_object(module):
         if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
                 and not node.attr.startswith("__")
                 and node.attr not in NAMEDTUPLE_API
+                and node.attr not in THIRD_PARTY_INTERNALS.get(module, ())
             and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
             bad.append(f"line {node.lineno}: .{node.attr}")
     assert not bad, f"{module} reads private attributes of other objects: {bad}"
@@ -159,7 +167,7 @@ def test_importing_rotations_loads_no_formulation_or_model():
 # The explorers and the exercise checks are being rebuilt by their owners while this layout
 # lands; until they get a module-level ``__dir__`` they are expected to fail here. The mark
 # is strict, so the first one that passes makes this test fail: then drop it from the list.
-PENDING_DIR = ("bmc.checks", "bmc.widgets")
+PENDING_DIR = ("bmc.checks",)
 PUBLIC_MODULES = [
     pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="__dir__ pending (owners)"))
     if m.startswith(PENDING_DIR) else m

@@ -1,4 +1,6 @@
-"""bmc.checks: right answers pass, wrong ones fail with a hint that never holds the answer.
+"""Exact checks (exercises/bmc_answers): right answers pass, wrong ones get a hint only.
+
+The public checks of bmc.checks test only the form of an answer.
 
 The topic checks compute their expected values with bmc (PlanarChain, lower_limb, ...);
 these tests give them answers computed independently (closed forms, the source's own
@@ -10,12 +12,17 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from bmc import checks
 from bmc.checks import IncorrectAnswer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "exercises"))
+import bmc_answers as answers  # noqa: E402  (the grader-side exact checks)
 
 
 def _fails(call, *args, **kwargs) -> str:
@@ -113,9 +120,9 @@ def test_problem_is_read_only_with_units_and_copies():
     p = checks.problem("one_link")
     with pytest.raises(AttributeError, match="read-only"):
         p.mass = 3.0
-    F = p.F
-    F[0] = 99.0
-    assert p.F[0] == 0.0  # a student's change stays in the student's copy
+    q = checks.problem("two_link").q
+    q[0] = 99.0
+    assert checks.problem("two_link").q[0] != 99.0  # a student's change stays in their copy
     assert p.units()["mass"] == "kg" and re.search(r"mass +\= 1\.6 \[kg\]", repr(p))
     assert isinstance(checks.problem("gait").k, int)  # sample indices stay integers
     with pytest.raises(AttributeError, match="has no quantity 'masss'"):
@@ -135,20 +142,23 @@ def one():
 
 def test_one_link_torque_closed_form(one):
     p, I_o = one
-    # T = I_o a'' + m g d cos a + L (Fx sin a - Fy cos a), the source's inverse dynamics
+    # The load as a force at the tip, F = -M (a_tip - g) (the check uses one combined body):
+    # at alpha' = 0 the tip accelerates L alpha'' perpendicular to the segment.
+    a_tip = p.length * p.alphadd * np.array([-math.sin(p.alpha), math.cos(p.alpha)])
+    F = -p.load * (a_tip - np.array([0.0, -p.g]))
     T = (I_o * p.alphadd + p.mass * p.g * p.com * math.cos(p.alpha)
-         + p.length * (p.F[0] * math.sin(p.alpha) - p.F[1] * math.cos(p.alpha)))
-    assert checks.check_one_link_torque(T)
-    assert checks.check_one_link_torque(round(T, 3))  # rounded answers pass
-    without_load = T - p.length * (-p.F[1] * math.cos(p.alpha))
-    message = _fails(checks.check_one_link_torque, without_load)
-    assert "Hint:" in message
+         - p.length * (math.cos(p.alpha) * F[1] - math.sin(p.alpha) * F[0]))  # - r x F
+    assert answers.check_one_link_torque(T)
+    assert answers.check_one_link_torque(round(T, 3))  # rounded answers pass
+    weight_only = T - p.load * p.length**2 * p.alphadd  # the load's inertia forgotten
+    message = _fails(answers.check_one_link_torque, weight_only)
+    assert "Hint:" in message and "inertia" in message
     _no_leak(message, T)
 
 
 def test_one_link_centripetal_signs(one):
-    assert checks.check_one_link_centripetal(0, -1, -1)  # no torque; pull towards the joint
-    message = _fails(checks.check_one_link_centripetal, 0, 1, -1)
+    assert answers.check_one_link_centripetal(0, -1, -1)  # no torque; pull towards the joint
+    message = _fails(answers.check_one_link_centripetal, 0, 1, -1)
     assert message.startswith("sign_Frx")
 
 
@@ -165,23 +175,23 @@ def test_one_link_hanging_and_euler(one):
         new = beta_dot + dt * qdd(beta, beta_dot, torque)
         return beta + dt * new, new
 
-    assert checks.check_one_link_hanging(qdd)
-    inverted = _fails(checks.check_one_link_hanging,
+    assert answers.check_one_link_hanging(qdd)
+    inverted = _fails(answers.check_one_link_hanging,
                       lambda b, bd, t: (t + p.mass * p.g * p.com * math.sin(b)) / I_o)
     assert "hanging_qdd(" in inverted and "Hint:" in inverted
-    assert checks.check_one_link_euler_step(euler)
-    assert "semi-implicit" in _fails(checks.check_one_link_euler_step, symplectic)
-    assert "returned nothing" in _fails(checks.check_one_link_euler_step,
+    assert answers.check_one_link_euler_step(euler)
+    assert "semi-implicit" in _fails(answers.check_one_link_euler_step, symplectic)
+    assert "returned nothing" in _fails(answers.check_one_link_euler_step,
                                         lambda b, bd, t, dt: None)
 
 
 def test_one_link_period(one):
     p, I_o = one
     period = 2 * math.pi * math.sqrt(I_o / (p.mass * p.g * p.com))
-    assert checks.check_one_link_period(period, 1.0)  # mass cancels: same period
-    message = _fails(checks.check_one_link_period, period, math.sqrt(2.0))
+    assert answers.check_one_link_period(period, 1.0)  # mass cancels: same period
+    message = _fails(answers.check_one_link_period, period, math.sqrt(2.0))
     assert message.startswith("ratio")
-    _no_leak(_fails(checks.check_one_link_period, 2 * math.pi * math.sqrt(
+    _no_leak(_fails(answers.check_one_link_period, 2 * math.pi * math.sqrt(
         p.inertia / (p.mass * p.g * p.com)), 1.0), period)  # forgot the parallel axis
 
 
@@ -197,17 +207,17 @@ def test_two_link_velocity_terms_source_formula(two):
     # the source's C: -L1 d2 m2 (2 q1' + q2') q2' sin q2 and L1 d2 m2 q1'^2 sin q2
     C = np.array([-L1 * d2 * m2 * (2 * q1d + q2d) * q2d * math.sin(q2),
                   L1 * d2 * m2 * q1d**2 * math.sin(q2)])
-    assert checks.check_two_link_velocity_terms(C)
-    message = _fails(checks.check_two_link_velocity_terms, C[::-1])
+    assert answers.check_two_link_velocity_terms(C)
+    message = _fails(answers.check_two_link_velocity_terms, C[::-1])
     _no_leak(message, C)
 
 
 @pytest.mark.parametrize("case, answer", [("a", {"C2"}), ("b", {"C1", "C2"}),
                                           ("c", {"C1"}), ("d", {"C1"})])
 def test_two_link_vanishing_terms(case, answer):
-    assert checks.check_two_link_vanishing(case, answer)
+    assert answers.check_two_link_vanishing(case, answer)
     with pytest.raises(IncorrectAnswer):
-        checks.check_two_link_vanishing(case, {"C1", "C2"} - answer or {"C1"})
+        answers.check_two_link_vanishing(case, {"C1", "C2"} - answer or {"C1"})
 
 
 def test_two_link_segmental_mass_matrix_closed_form(two):
@@ -217,16 +227,16 @@ def test_two_link_segmental_mass_matrix_closed_form(two):
         k = m2 * L1 * d2 * math.cos(t2 - t1)
         return np.array([[I1 + m1 * d1**2 + m2 * L1**2, k], [k, I2 + m2 * d2**2]])
 
-    assert checks.check_two_link_segmental_mass_matrix(M)
-    message = _fails(checks.check_two_link_segmental_mass_matrix,
+    assert answers.check_two_link_segmental_mass_matrix(M)
+    message = _fails(answers.check_two_link_segmental_mass_matrix,
                      lambda t1, t2: M(t1, t2) + np.diag([I1, 0.0]))
     assert "index (0, 0) are not right" in message
 
 
 def test_two_link_time_scaling(two):
     ratio = (two.durations[0] / two.durations[1]) ** 2  # accelerations scale with 1/T^2
-    assert checks.check_two_link_time_scaling(ratio, ratio, 1.0)
-    assert _fails(checks.check_two_link_time_scaling, 8.0, 64.0, 1.0).startswith(
+    assert answers.check_two_link_time_scaling(ratio, ratio, 1.0)
+    assert _fails(answers.check_two_link_time_scaling, 8.0, 64.0, 1.0).startswith(
         "factor_inertial")
 
 
@@ -236,8 +246,8 @@ def _skew(v):
 
 
 def test_matrix_form_skew():
-    assert checks.check_matrix_form_skew(_skew)
-    assert "sign is not" in _fails(checks.check_matrix_form_skew, lambda v: _skew(v).T)
+    assert answers.check_matrix_form_skew(_skew)
+    assert "sign is not" in _fails(answers.check_matrix_form_skew, lambda v: _skew(v).T)
 
 
 def _source_pendulum(lever2):
@@ -256,11 +266,11 @@ def _source_pendulum(lever2):
 def test_matrix_form_accelerations_agree_with_the_source_matrices():
     p = checks.problem("matrix_form")
     right = _source_pendulum(p.l[0])
-    assert checks.check_matrix_form_accelerations(right)  # PlanarChain == source's M, C, G
-    message = _fails(checks.check_matrix_form_accelerations, _source_pendulum(p.l[1]))
+    assert answers.check_matrix_form_accelerations(right)  # PlanarChain == source's M, C, G
+    message = _fails(answers.check_matrix_form_accelerations, _source_pendulum(p.l[1]))
     assert "l1" in message  # the hint names the known error in the source
     _no_leak(message, right)
-    assert checks.check_matrix_form_seed_error(_source_pendulum(p.l[1])[0] - right[0])
+    assert answers.check_matrix_form_seed_error(_source_pendulum(p.l[1])[0] - right[0])
 
 
 def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
@@ -279,13 +289,13 @@ def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
         b[f] = m[i] * (ac[i] - gvec)
         b[r] = R[i] @ (Ib @ wd[i] + np.cross(w[i], Ib @ w[i]))
     loads = np.linalg.solve(A, b).reshape(4, 3)
-    assert checks.check_matrix_form_double_pendulum_3d(loads)
+    assert answers.check_matrix_form_double_pendulum_3d(loads)
     # forgetting to rotate Euler's equation to the global frame is caught, on the moments
     b2 = b.copy()
     for i in range(2):
         Ib = np.diag(inertia[i])
         b2[6 * i + 3:6 * i + 6] = Ib @ wd[i] + np.cross(w[i], Ib @ w[i])
-    message = _fails(checks.check_matrix_form_double_pendulum_3d,
+    message = _fails(answers.check_matrix_form_double_pendulum_3d,
                      np.linalg.solve(A, b2).reshape(4, 3))
     assert "(1, 0)" in message and "(0, 0)" not in message
 
@@ -306,8 +316,8 @@ def test_gait_foot_loads_by_hand_equal_lower_limb():
     m, inertia = run.segments.mass[2], run.segments.inertia[2]
     Fa = m * acc - m * np.array([0.0, -p.g]) - grf
     Ma = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
-    assert checks.check_gait_foot_loads(Fa, Ma)
-    message = _fails(checks.check_gait_foot_loads, Fa, -Ma)
+    assert answers.check_gait_foot_loads(Fa, Ma)
+    message = _fails(answers.check_gait_foot_loads, Fa, -Ma)
     assert message.startswith("Ma") and "sign" in message
     _no_leak(message, Ma)
 
@@ -316,8 +326,8 @@ def test_gait_signs_and_errors():
     from bmc import datasets
     from bmc.newton_euler import lower_limb
 
-    assert checks.check_gait_signs(-1, -1, +1)  # plantarflexor; absorb, then generate
-    assert _fails(checks.check_gait_signs, +1, -1, +1).startswith("sign_ankle_moment")
+    assert answers.check_gait_signs(-1, -1, +1)  # plantarflexor; absorb, then generate
+    assert _fails(answers.check_gait_signs, +1, -1, +1).startswith("sign_ankle_moment")
     run = datasets.load_running()
     p = checks.problem("gait")
     window = slice(p.start, p.stop)
@@ -328,11 +338,11 @@ def test_gait_signs_and_errors():
 
     diff2, central = rmse(derivative="diff2"), rmse()
     assert np.all(diff2 > 5 * central)  # the source's shifted accelerations cost accuracy
-    assert checks.check_gait_seed_error(diff2, central)
-    assert "rmse_diff2" in _fails(checks.check_gait_seed_error, central, central)
+    assert answers.check_gait_seed_error(diff2, central)
+    assert "rmse_diff2" in _fails(answers.check_gait_seed_error, central, central)
     quasi = rmse(quasi_static=True)
     assert quasi[0] > quasi[1] > quasi[2]  # neglected inertia accumulates up the chain
-    assert checks.check_gait_quasi_static(quasi)
+    assert answers.check_gait_quasi_static(quasi)
 
 
 # ----------------------------------------------------------------------------- 5 reactions
@@ -353,7 +363,7 @@ def test_reactions_by_matrices_equal_the_resolved_formulas():
     for seg in range(3):
         for joint in range(seg + 1):
             E[3 * seg, 2 * joint] = E[3 * seg + 1, 2 * joint + 1] = 1.0
-    assert checks.check_reactions_E(E)
+    assert answers.check_reactions_E(E)
     # p''(0) by central differences of the positions along q(t) = q + q' t + q'' t^2 / 2
     h = 1e-4
 
@@ -361,17 +371,17 @@ def test_reactions_by_matrices_equal_the_resolved_formulas():
         return _leg_points(p.q + p.qd * t + p.qdd * t**2 / 2, p)
 
     pdd = (at(h) - 2 * at(0.0) + at(-h)) / h**2
-    assert checks.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
+    assert answers.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
     m2, m3, m4 = p.masses
     M = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
     hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, p.R[0], p.R[1] - m4 * p.g, 0.0])
     lam = E.T @ (hvec - M @ pdd)  # eq. (2.10); the check uses eq. (3.3)
-    assert checks.check_reactions_lambda(lam)
-    message = _fails(checks.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)
+    assert answers.check_reactions_lambda(lam)
+    message = _fails(answers.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)
     assert "index 1, 3, 5" in message
     _no_leak(message, lam)
-    assert checks.check_reactions_predictions("zero", "ankle")
-    assert "largest_vertical" in _fails(checks.check_reactions_predictions, 0, "hip")
+    assert answers.check_reactions_predictions("zero", "ankle")
+    assert "largest_vertical" in _fails(answers.check_reactions_predictions, 0, "hip")
 
 
 def test_reactions_agree_with_bmc_reactions_for_the_leg():
@@ -392,7 +402,7 @@ def test_reactions_agree_with_bmc_reactions_for_the_leg():
 
 
 def _expected_lambda():
-    from bmc.checks._reactions import _accelerations, _paper_lambda
+    from bmc_answers.reactions import _accelerations, _paper_lambda
 
     p = checks.problem("reactions")
     return _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
@@ -406,8 +416,8 @@ def test_least_squares_wls_normal_equations():
         A, b = A[keep], b[keep]
         return np.linalg.solve(A.T @ Wi @ A, A.T @ Wi @ b)
 
-    assert checks.check_least_squares_wls(wls)
-    message = _fails(checks.check_least_squares_wls,
+    assert answers.check_least_squares_wls(wls)
+    message = _fails(answers.check_least_squares_wls,
                      lambda A, b, var: np.linalg.lstsq(A, b, rcond=None)[0])
     assert re.match(r"wls\(\[\[", message) and "Hint:" in message
 
@@ -416,20 +426,20 @@ def test_least_squares_std_and_dropped_channel():
     p = checks.problem("least_squares")
     info = np.diag(1.0 / p.sd**2)
     std = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
-    assert checks.check_least_squares_std(std)
-    _no_leak(_fails(checks.check_least_squares_std, std**2), std)
+    assert answers.check_least_squares_std(std)
+    _no_leak(_fails(answers.check_least_squares_std, std**2), std)
     info[0, 0] = 0.0  # the torque channel is gone
     dropped = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
     assert np.all(dropped >= std)  # information only adds up
-    assert checks.check_least_squares_drop_channel(dropped[2] / std[2], False)
-    assert "can_improve" in _fails(checks.check_least_squares_drop_channel,
+    assert answers.check_least_squares_drop_channel(dropped[2] / std[2], False)
+    assert "can_improve" in _fails(answers.check_least_squares_drop_channel,
                                    dropped[2] / std[2], True)
 
 
 def test_least_squares_bias_recovers_the_injected_offset():
     # the problem's b_frames were made with a 2.7 N m offset on T and no noise
-    assert checks.check_least_squares_bias(2.7)
-    assert "sign is not" in _fails(checks.check_least_squares_bias, -2.7)
+    assert answers.check_least_squares_bias(2.7)
+    assert "sign is not" in _fails(answers.check_least_squares_bias, -2.7)
 
 
 def test_two_link_problem_is_the_corrected_arm_of_notebook_2(two):
@@ -448,3 +458,82 @@ def test_two_link_problem_is_the_corrected_arm_of_notebook_2(two):
     assert two.com[1] < forearm.length, "the forearm+hand COM must lie before the wrist"
     assert abs(two.com[1] - source_com) > 0.1, "the source's COM fraction came back"
     assert two.inertias[1] < 0.5 * source_inertia, "the source's inertia came back"
+
+
+# ----------------------------------------------------------------------------- split
+def test_public_checks_compute_no_expected_value(monkeypatch):
+    # A student who spies on every comparison helper of bmc.checks learns nothing: the
+    # public checks never call check_value/check_sign/check_choice/check_set/check_function
+    # with an expected value, and a wrong value of the right form passes the public check.
+    from bmc.checks import _core
+
+    seen = []
+    for name in ("check_value", "check_function"):
+        monkeypatch.setattr(_core, name, lambda *a, **k: seen.append(a) or True)
+    assert checks.check_one_link_torque(123456.0) is True  # wrong, but a number
+    assert checks.check_matrix_form_accelerations([1.0, 2.0]) is True
+    assert checks.check_two_link_segmental_mass_matrix(lambda a, b: np.eye(2)) is True
+    assert seen == []
+    assert not any(name.startswith("check_") and name not in _core.__all__
+                   and "expected" in (getattr(checks, name).__doc__ or "")
+                   for name in checks.__all__)
+
+
+def test_public_checks_still_reject_the_wrong_form():
+    assert "has no answer yet" in _fails(checks.check_one_link_torque, ...)
+    assert "shape (2,)" in _fails(checks.check_two_link_velocity_terms, [1.0, 2.0, 3.0])
+    assert "not a number" in _fails(checks.check_gait_quasi_static, lambda: 0)
+    assert "must be +1, -1 or 0" in _fails(checks.check_gait_signs, "up", 1, 1)
+    assert "must be one of" in _fails(checks.check_reactions_predictions, 0, "hand")
+    assert "returned nothing" in _fails(checks.check_one_link_hanging, lambda b, bd, t: None)
+
+
+def test_bmc_checks_holds_no_exact_check():
+    import bmc.checks as public
+
+    for name in answers.__all__:
+        if name.startswith("check_"):
+            assert getattr(public, name) is not getattr(answers, name), name
+    source = "".join(path.read_text() for path in Path(public.__file__).parent.glob("*.py"))
+    for helper in ("inverse_dynamics(", "forward_dynamics(", "lower_limb(", "_paper_lambda",
+                   ".velocity_terms("):
+        assert helper not in source, helper  # nothing there computes an answer
+
+
+# ----------------------------------------------------------------------------- variants
+def test_two_students_get_different_data_and_the_grader_reproduces_each():
+    a = checks.problem("one_link", student="s-ada")
+    b = checks.problem("one_link", student="s-alan")
+    assert a.mass != b.mass and a.alphadd != b.alphadd
+    assert abs(a.mass / 1.6 - 1) <= 0.15 and abs(b.inertia / 0.011 - 1) <= 0.15
+    assert a.g == b.g == 9.81  # only the declared quantities vary
+    with checks.student_data("s-ada"):
+        again = checks.problem("one_link")
+    assert again.mass == a.mass  # the grader gets exactly the student's data
+    with checks.student_data(""):
+        assert checks.problem("one_link").mass == 1.6  # "" is the common data
+
+
+def _torque(p):
+    I_o = p.inertia + p.mass * p.com**2  # parallel axis, independent of PlanarChain
+    return ((I_o + p.load * p.length**2) * p.alphadd
+            + (p.mass * p.com + p.load * p.length) * p.g * np.cos(p.alpha))
+
+
+def test_each_students_answer_passes_only_for_that_student():
+    with checks.student_data("s-ada"):
+        t_ada = _torque(checks.problem("one_link"))
+    with checks.student_data("s-alan"):
+        t_alan = _torque(checks.problem("one_link"))
+    assert abs(t_ada / t_alan - 1) > 0.01  # different enough to fail rtol 1e-3
+    with checks.student_data("s-ada"):
+        assert answers.check_one_link_torque(t_ada)
+        _fails(answers.check_one_link_torque, t_alan)
+    with checks.student_data("s-alan"):
+        assert answers.check_one_link_torque(t_alan)
+        _fails(answers.check_one_link_torque, t_ada)
+
+
+def test_student_must_be_a_string():
+    with pytest.raises(ValueError, match="student must be your student id"):
+        checks.problem("one_link", student=42)

@@ -248,10 +248,12 @@ def test_paper_weights_fail_at_large_marker_noise(kuo_model, kuo_sway):
 
 
 @pytest.mark.parametrize("drive", [0, 1, 2, 3])
-def test_paper_weights_hold_up_to_one_and_a_half_cm(kuo_model, drive):
-    # The issue expected the paper's weights to lose against NE at 1 cm; in this benchmark
-    # (as in Kuo's Fig. 3) they win in every realisation up to 1.5 cm, for every drive phase
-    # of the sway. Notebook 6, section 5.
+def test_paper_weights_hold_to_1_5_cm_with_margins_and_knee_hip_flexed(kuo_model, drive):
+    """Only under notebook 6's conditions: 0.5 s margins (the filter's end frames are not
+    scored) and the default posture (knee and hip slightly flexed), the paper's weights
+    beat NE in every realisation up to 1.5 cm, for every drive phase. Scored over the
+    whole record or with the thigh vertical they fail already at 1 cm
+    (tests/test_paper_weights.py)."""
     sway = standing.simulate_sway(kuo_model, seed=drive)
     levels = np.repeat([0.01, 0.015], 12)  # [m]
     meas = standing.measure(sway, marker_noise=levels, force_noise=0.1,
@@ -318,3 +320,44 @@ def test_rmse_definitions():
     # values); the Euclidean norm of the error vector would give 5.67
     paper = ls.overall_rmse([[0.043, 1.43, 5.49]], np.zeros((1, 3)))
     assert paper == pytest.approx(3.2755, abs=1e-4)
+
+
+def _one_frame_system(model, phi, phid, phidd, grf):
+    """A and b of one frame written out in plain NumPy (notebook 6, section 4.3)."""
+    g = model.g
+    m, inertia = model.masses[1:], model.inertias[1:]
+    lever = np.tril(np.ones((3, 1)) * model.lengths[1:], -1) + np.diag(model.com[1:])
+    e = np.stack([np.cos(phi), np.sin(phi)], axis=1)
+    de = np.stack([-np.sin(phi), np.cos(phi)], axis=1)
+    a = np.einsum("k,ki,kj->ij", m, lever, lever) + np.diag(inertia)
+    mass = a * np.cos(phi[:, None] - phi[None, :])
+    h = (a * np.sin(phi[:, None] - phi[None, :])) @ phid**2 + g * (m @ lever) * np.cos(phi)
+    q = np.eye(3) - np.eye(3, k=1)
+    x = model.ankle + lever @ e
+    jac = lever[:, :, None] * de[None, :, :]
+    xdd_v = -lever @ (e * phid[:, None] ** 2)
+
+    def cross(p, v):
+        return p[..., 0] * v[..., 1] - p[..., 1] * v[..., 0]
+
+    c = np.vstack([inertia + np.einsum("k,kj->j", m, cross(x[:, None, :], jac)),
+                   np.einsum("k,kjd->dj", m, jac)])
+    foot = model.com_positions(phi)[0]
+    d = np.concatenate([[m @ cross(x, xdd_v) + g * (m @ x[:, 0] + model.masses[0] * foot[0])],
+                        m @ xdd_v + [0.0, g * model.total_mass]])
+    minv = np.linalg.inv(mass)
+    return (np.vstack([c @ minv @ q, minv @ q]),
+            np.concatenate([grf - d + c @ minv @ h, phidd + minv @ h]))
+
+
+def test_one_frame_numpy_build_matches_the_batched_system(kuo_model, one_cm):
+    # an independent transcription of eqs. (3), (4), (6) from the energies and momentum
+    # balance, frame by frame, against the batched assembly on PlanarChain; 1e-9 relative
+    # covers round-off in the 3x3 inverses
+    meas = one_cm[0]
+    a_b, b_b = ls.system(kuo_model, meas.phi, meas.phid, meas.phidd, meas.grf)
+    for k in (0, 57, 150, meas.phi.shape[0] - 1):
+        a, b = _one_frame_system(kuo_model, meas.phi[k], meas.phid[k], meas.phidd[k],
+                                 meas.grf[k])
+        np.testing.assert_allclose(a, a_b[k], rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(b, b_b[k], rtol=1e-9, atol=1e-9)

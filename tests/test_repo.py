@@ -27,15 +27,19 @@ def test_ci_runs_the_readme_test_command(repo):
 
 
 def test_binder_pins_every_dependency(repo):
-    pins = (repo / "binder" / "requirements.txt").read_text()
+    pins = "\n".join((repo / name).read_text() for name in (
+        "binder/requirements.txt", "binder/requirements-nodeps.txt", "requirements-dev.txt"))
     pinned = {line.split("==")[0].strip().lower() for line in pins.splitlines()
               if "==" in line and not line.startswith("#")}
     tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library "
                                   "from Python 3.11 on")
     project = tomllib.loads((repo / "pyproject.toml").read_text())["project"]
-    wanted = project["dependencies"] + project["optional-dependencies"]["test"]
+    extras = project["optional-dependencies"]
+    wanted = (project["dependencies"] + extras["test"] + extras.get("docs", [])
+              + extras.get("hub", []))
     names = {re.split(r"[<>=\[; ]", req, maxsplit=1)[0].lower() for req in wanted}
-    assert names - pinned == set(), f"binder/requirements.txt does not pin {names - pinned}"
+    assert names - pinned == set(), f"the pin files do not pin {names - pinned}: run " \
+        "python tools/pin_environments.py"
 
 
 def test_binder_postbuild_starts_with_set_e(repo):

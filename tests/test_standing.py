@@ -191,3 +191,23 @@ def test_noise_gains_equal_appendix_b_integrals():
     np.testing.assert_allclose(gains[n // 2, 2, 2], (power * second).mean(), rtol=1e-6)
     with pytest.raises(ValueError, match="n_frames must be an integer >= 16"):
         standing.noise_gains(8, freq)
+
+
+def test_sway_holds_the_posture_it_is_given(kuo_model):
+    # the feedback holds the reference posture; the drive sways each segment by a few
+    # degrees about it, so the mean angle lies within 2 deg of the reference
+    upright = np.radians([86.0, 90.0, 88.0])
+    sway = standing.simulate_sway(kuo_model, posture=upright, margin=0.0)
+    assert sway.posture == tuple(upright)
+    assert np.all(np.abs(np.degrees(sway.phi.mean(0) - upright)) < 2.0)
+    default = standing.simulate_sway(kuo_model, margin=0.0)
+    assert default.posture == standing.POSTURE
+    assert not np.allclose(sway.phi, default.phi)
+
+
+@pytest.mark.parametrize("posture, words", [([86.0, 90.0, 88.0], "np.radians"),
+                                            ([1.5, 1.6], "3 segment angles")])
+def test_posture_is_checked(kuo_model, posture, words):
+    with pytest.raises(ValueError, match="posture") as info:
+        standing.simulate_sway(kuo_model, posture=posture)
+    assert words in str(info.value)

@@ -99,6 +99,13 @@ def _home(value: object, modules: list[str], here: str, attr: str) -> str | None
     if (documented and origin and origin != here and origin in modules
             and attr in module_all(origin)):
         return origin
+    if documented and origin and origin not in modules:
+        # Defined in a private module and re-exported by several public ones: the first
+        # public module (in sorted order) that exports the same object documents it in full.
+        first = next((m for m in sorted(modules) if attr in module_all(m)
+                      and getattr(importlib.import_module(m), attr, None) is value), None)
+        if first is not None and first != here:
+            return first
     return None
 
 
@@ -217,11 +224,12 @@ def _stage_exercises(src: Path, work: Path) -> list[str]:
     dist = work / "exercises-dist"
     shutil.rmtree(dist, ignore_errors=True)
     subprocess.run([sys.executable, str(REPO / "exercises" / "build.py"), "--no-run-tests",
-                    "--out", str(dist)], check=True, cwd=REPO, stdout=subprocess.DEVNULL)
+                    "--no-environment", "--out", str(dist)], check=True,
+                   cwd=REPO, stdout=subprocess.DEVNULL)
     staged = []
     downloads = src / "_extra" / "exercises"
     downloads.mkdir(parents=True, exist_ok=True)
-    for folder in sorted(p for p in dist.iterdir() if p.is_dir()):
+    for folder in sorted(dist.glob("[0-9][0-9]_*/")):
         name = folder.name
         student = folder / "student" / f"{name}.ipynb"
         _static_notebook(student, src / "exercises" / f"{name}.ipynb")

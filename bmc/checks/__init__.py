@@ -1,27 +1,28 @@
-"""Exercise self-checks: right or wrong, with a hint, never the answer.
+"""Exercise self-checks for students: is the answer's *form* right, with a hint.
 
 The exercise notebooks in ``exercises/`` (otter-grader master notebooks, one per course
-notebook) have autograder tests that call one ``check_*`` function of this module per
-answer. A check returns ``True`` when the answer is right. Otherwise it raises
-:class:`IncorrectAnswer` (an ``AssertionError``) whose message says what is wrong (no answer
-yet, not a number, wrong shape, wrong sign, degrees instead of radians, transposed, which
-entries) and where in the course to look, **never the expected value**.
+notebook) have two kinds of tests per question:
 
-The expected values are computed here, with ``bmc`` itself, from the problem data that
-:func:`problem` hands to the notebook. The test files that students can read therefore hold
-no numbers, and an exercise cannot drift from the library it teaches: if ``bmc`` changes,
-the solution run of the exercises (``tests/test_exercises.py``) fails.
+- **public tests**, in the student's ``tests/`` folder, call one ``check_*`` function of
+  this module. It says whether the answer has the right form (answered, a number or a
+  function, the right shape, finite, a valid sign or option) and names the section of the
+  course to re-read. It never computes, holds or returns the expected value: nothing a
+  student can import here knows the answer.
+- **hidden tests**, only in the autograder, call the checks of the same name in the
+  grader-side package ``exercises/bmc_answers``, which compute the expected value with
+  ``bmc`` from the same problem data and give a hint that never shows it.
+
+:func:`problem` hands the given data to the notebook; ``problem(topic, student=ID)`` gives
+a student's own variant (some quantities scaled by a few per cent, seeded by the id), and
+:func:`student_data` makes the grader use the same variant.
 
 Generic checks (:func:`check_value`, :func:`check_sign`, :func:`check_choice`,
-:func:`check_set`, :func:`check_function`) take the expected value as an argument; they are
-the building blocks and are usable in any new exercise. Topic checks
-(``check_one_link_torque`` ...) take only the student's answer.
+:func:`check_set`, :func:`check_function`, :func:`check_form`) take the expected value (or
+only the form) as an argument; they are the building blocks of both kinds of test.
 
 Layout: ``bmc/checks/_core.py`` holds the generic checks and the problem registry; one
 private module per exercise set (``_one_link``, ``_two_link``, ``_matrix_form``, ``_gait``,
-``_reactions``, ``_least_squares``) registers its data and defines its checks. Everything
-public is re-exported here, so tests write ``checks.check_...``. Heavy ``bmc`` modules
-(``least_squares``, ``newton_euler``, ``datasets``) load only when a check needs them.
+``_reactions``, ``_least_squares``) registers its data and defines its public checks.
 
 Examples
 --------
@@ -41,6 +42,7 @@ from bmc.checks._core import (
     IncorrectAnswer,
     Problem,
     check_choice,
+    check_form,
     check_function,
     check_set,
     check_sign,
@@ -48,6 +50,7 @@ from bmc.checks._core import (
     problem,
     problems,
     register_problem,
+    student_data,
 )
 from bmc.checks._gait import (
     check_gait_foot_loads,
@@ -91,6 +94,7 @@ __all__ = [
     "IncorrectAnswer",
     "Problem",
     "check_choice",
+    "check_form",
     "check_function",
     "check_set",
     "check_sign",
@@ -98,6 +102,7 @@ __all__ = [
     "problem",
     "problems",
     "register_problem",
+    "student_data",
     # 1 one-link pendulum
     "check_one_link_centripetal",
     "check_one_link_euler_step",

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import hashlib
 import math
-from collections.abc import Callable, Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -13,6 +17,7 @@ __all__ = [
     "IncorrectAnswer",
     "Problem",
     "check_choice",
+    "check_form",
     "check_function",
     "check_set",
     "check_sign",
@@ -20,6 +25,7 @@ __all__ = [
     "problem",
     "problems",
     "register_problem",
+    "student_data",
 ]
 
 Entries = list[tuple[str, Any, str, str]]
@@ -106,11 +112,18 @@ class Problem:
 
 
 
-_PROBLEM_SPECS: dict[str, tuple[str, Callable[[], Entries]]] = {}
-_PROBLEM_CACHE: dict[str, Problem] = {}
+_PROBLEM_SPECS: dict[str, tuple[str, Callable[[], Entries], dict[str, float]]] = {}
+_PROBLEM_CACHE: dict[tuple[str, str | None], Problem] = {}
+# None: not set by a grader ("" while a grader asks for the common data)
+_STUDENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("bmc_student",
+                                                                       default=None)
+#: Environment variable the grader sets in its sandbox: the student whose data to give.
+STUDENT_ENV = "BMC_STUDENT"
+_LAST_STUDENT: str | None = None
 
 
-def register_problem(topic: str, title: str, build: Callable[[], Entries]) -> None:
+def register_problem(topic: str, title: str, build: Callable[[], Entries], *,
+                     vary: dict[str, float] | None = None) -> None:
     """Register the given data of an exercise set (used by the topic modules).
 
     Parameters
@@ -122,9 +135,14 @@ def register_problem(topic: str, title: str, build: Callable[[], Entries]) -> No
     build : callable
         Returns the entries ``(name, value, unit, meaning)``; called on first use, so that
         data computed with heavier ``bmc`` modules cost nothing until needed.
+    vary : dict, optional
+        Quantity name -> relative spread (e.g. ``0.15``): in a student's variant each of
+        these quantities is scaled by a factor in ``[1 - spread, 1 + spread]`` drawn from
+        the student id, so that two students get different numbers.
     """
-    _PROBLEM_SPECS[topic] = (title, build)
-    _PROBLEM_CACHE.pop(topic, None)
+    _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}))
+    for key in [k for k in _PROBLEM_CACHE if k[0] == topic]:
+        _PROBLEM_CACHE.pop(key)
 
 
 def problems() -> list[str]:
@@ -143,13 +161,42 @@ def problems() -> list[str]:
     return sorted(_PROBLEM_SPECS)
 
 
-def problem(topic: str) -> Problem:
-    """Return the given data of one exercise set.
+def _factor(topic: str, student: str, name: str, spread: float) -> float:
+    """Deterministic factor in [1 - spread, 1 + spread] for one student and quantity."""
+    digest = hashlib.sha256(f"bmc:{topic}:{student}:{name}".encode()).digest()
+    unit = int.from_bytes(digest[:8], "big") / 2**64  # uniform in [0, 1)
+    return 1.0 + spread * (2.0 * unit - 1.0)
+
+
+@contextlib.contextmanager
+def student_data(student: str | None) -> Iterator[None]:
+    """Within this block, :func:`problem` gives ``student``'s variant (the grader's side).
+
+    Parameters
+    ----------
+    student : str or None
+        Student id; ``None`` or ``""`` for the common data.
+    """
+    token = _STUDENT.set(student or "")
+    try:
+        yield
+    finally:
+        _STUDENT.reset(token)
+
+
+def problem(topic: str, student: str | None = None) -> Problem:
+    """Return the given data of one exercise set, optionally a student's own variant.
 
     Parameters
     ----------
     topic : str
         One of :func:`problems`, e.g. ``"one_link"``.
+    student : str, optional
+        Your student id, exactly as your instructor gave it: some quantities then take
+        values of your own (a few per cent different from your neighbour's). Without it,
+        everyone gets the same data (until a call with an id: later calls without one
+        then give that id's data too). When your notebook is graded, the grader gives it
+        the data of the id it is filed under, whatever is written here.
 
     Returns
     -------
@@ -159,7 +206,7 @@ def problem(topic: str) -> Problem:
     Raises
     ------
     ValueError
-        If ``topic`` is unknown.
+        If ``topic`` is unknown or ``student`` is not a string.
 
     Examples
     --------
@@ -169,10 +216,30 @@ def problem(topic: str) -> Problem:
     """
     if topic not in _PROBLEM_SPECS:
         raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
-    if topic not in _PROBLEM_CACHE:
-        title, build = _PROBLEM_SPECS[topic]
-        _PROBLEM_CACHE[topic] = Problem(topic, title, build())
-    return _PROBLEM_CACHE[topic]
+    if student is not None and not isinstance(student, str):
+        raise ValueError(f"student must be your student id as a string, e.g. "
+                         f"student=\"ab123\"; got {type(student).__name__} {student!r}")
+    global _LAST_STUDENT
+    if student is not None:
+        _LAST_STUDENT = student.strip() or None  # later checks in this kernel use it too
+    forced = _STUDENT.get()  # the grader's choice wins: set by student_data or the sandbox
+    if forced is None:
+        forced = os.environ.get(STUDENT_ENV)
+    if forced is not None:
+        student = forced.strip() or None
+    else:
+        student = (student or _LAST_STUDENT or "").strip() or None
+    key = (topic, student)
+    if key not in _PROBLEM_CACHE:
+        title, build, vary = _PROBLEM_SPECS[topic]
+        entries = build()
+        if student is not None:
+            entries = [(name, np.asarray(value) * _factor(topic, student, name, vary[name])
+                        if name in vary else value, unit, meaning)
+                       for name, value, unit, meaning in entries]
+            title = f"{title} - data of student {student}"
+        _PROBLEM_CACHE[key] = Problem(topic, title, entries)
+    return _PROBLEM_CACHE[key]
 
 
 # --------------------------------------------------------------------------------------
@@ -517,3 +584,95 @@ def check_function(name: str, func: Any, cases: Sequence[Sequence[Any]],
     return True
 
 
+
+
+_FORM_OK = ("the form is right; the value itself is checked when your notebook is graded")
+
+
+def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int, ...] = (),
+               unit: str = "", choices: Iterable[Any] | None = None,
+               example: Sequence[Any] | None = None, hint: str = "") -> bool:
+    """Check the *form* of an answer, never its value (the students' public checks).
+
+    Parameters
+    ----------
+    name : str
+        The answer's variable name.
+    answer : object
+        What the student computed.
+    kind : {"value", "sign", "choice", "set", "function"}
+        A number or array of ``shape``; a sign (+1, -1, 0 or a word); one of ``choices``;
+        a set of items from ``choices``; a function that, called on ``example``, returns a
+        number or array of ``shape``.
+    shape : tuple of int, optional
+        Required shape (``()``: a single number).
+    unit : str, optional
+        Unit of the answer, shown in messages.
+    choices : iterable, optional
+        Valid options for ``kind="choice"`` or ``"set"``.
+    example : sequence, optional
+        Arguments of one example call for ``kind="function"`` (inputs, not answers).
+    hint : str, optional
+        Where to look in the course.
+
+    Returns
+    -------
+    bool
+        ``True`` if the form is right (which does not mean the value is).
+
+    Raises
+    ------
+    IncorrectAnswer
+        If the answer is missing or has the wrong form.
+
+    Examples
+    --------
+    >>> check_form("T", 3.2, unit="N m")
+    True
+    """
+    if kind == "value":
+        _numeric(name, answer, shape=shape, unit=unit, hint=hint)
+    elif kind == "sign":
+        check_sign(name, answer, 0.0 if _is_sign(answer) is None else _is_sign(answer),
+                   hint=hint)
+    elif kind in ("choice", "set"):
+        options = list(choices or [])
+        if kind == "choice":
+            check_choice(name, answer, options[0] if _missing(answer) or _normalise(answer)
+                         not in [_normalise(c) for c in options] else answer,
+                         choices=options, hint=hint)
+        else:
+            given = answer if isinstance(answer, Iterable) and not isinstance(answer, str) \
+                else None
+            check_set(name, answer, given if given is not None else [], allowed=options,
+                      hint=hint)
+    elif kind == "function":
+        if _missing(answer):
+            raise _fail(name, "is not defined yet: write the function")
+        if not callable(answer):
+            raise _fail(name, f"must be a function (def {name}(...): ...); got "
+                        f"{type(answer).__name__}")
+        if example is not None:
+            call = f"{name}{_fmt_args(example)}"
+            try:
+                out = answer(*example)
+            except Exception as exc:  # the student's code: report, never crash
+                raise _fail(call, f"raised {type(exc).__name__}: {exc}", hint) from None
+            if out is None or out is Ellipsis:
+                raise _fail(call, "returned nothing: replace the `...` and end with `return`",
+                            hint)
+            _numeric(call, out, shape=shape, unit=unit, hint=hint)
+    else:
+        raise ValueError(f"kind must be value, sign, choice, set or function; got {kind!r}")
+    return True
+
+
+def _is_sign(answer: Any) -> float | None:
+    """Return the sign a valid sign answer stands for (None if it is not one)."""
+    if isinstance(answer, str):
+        value = _SIGN_WORDS.get(answer.strip().lower())
+        return None if value is None else float(value)
+    try:
+        return float(np.sign(float(answer)))
+    except (TypeError, ValueError):
+        return None

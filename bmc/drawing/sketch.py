@@ -43,7 +43,7 @@ def model_sketch(
     com: ArrayLike | None = None,
     angles: str | None = "joint",
     symbol: str | None = None,
-    reference: float = 0.0,
+    reference: float | ArrayLike = 0.0,
     values: bool = True,
     gravity: bool = True,
     numbers: bool = True,
@@ -74,10 +74,12 @@ def model_sketch(
     symbol : str, optional
         TeX symbol of the angles: default ``"q"`` for joint angles and ``r"\phi"`` for
         segment angles (``r"\alpha"`` for the two-link notebook).
-    reference : float, optional
+    reference : float or array_like, shape (m,), optional
         Direction from which segment angles (and the angles of root segments) are measured
         [rad from +x, counter-clockwise]: 0 (default) the forward horizontal, ``pi / 2`` the
-        upward vertical (as in Blajer and Czaplicki's model).
+        upward vertical; one value per segment for models that measure some segments from
+        the upward and others from the downward vertical (Blajer and Czaplicki's model:
+        ``pi / 2`` for trunk and head, ``-pi / 2`` for the limbs).
     values : bool, optional
         Add each angle's value in degrees. Default ``True``.
     gravity : bool, optional
@@ -158,18 +160,28 @@ def model_sketch(
             _com_symbol(ax, c, 0.014 * size)
         d.points["com"] = coms
     extent = [pts]
+    refs = as_array(reference, "reference", unit="rad")
+    if refs.ndim > 1 or refs.size not in (1, len(pairs)):
+        raise ValueError(f"reference [rad] must be one direction or one per segment "
+                         f"({len(pairs)}); got shape {refs.shape}")
+    refs = np.broadcast_to(refs.ravel(), (len(pairs),))
     if angles is not None:
         parent_of = {b: idx for idx, (_, b) in enumerate(pairs)}
+        # several angles at one point or close together (hip, shoulder and neck of a trunk):
+        # nested arcs of growing radius, so that their labels do not sit on each other
+        starts: list[np.ndarray] = []
         for j, (a, b) in enumerate(pairs):
+            nested = sum(np.hypot(*(pts[a] - s)) < 0.1 * size for s in starts)
+            starts.append(pts[a])
             phi = np.arctan2(*(pts[b] - pts[a])[::-1])
-            ref = float(reference)
+            ref = float(refs[j])
             parent = parent_of.get(a)
             if angles == "joint" and parent is not None:
                 pa, pb = pairs[parent]
                 ref = np.arctan2(*(pts[pb] - pts[pa])[::-1])
             value = (phi - ref + np.pi) % (2 * np.pi) - np.pi
             radius = 0.3 * min(seg_len[j], seg_len[parent] if parent is not None and
-                               angles == "joint" else seg_len[j])
+                               angles == "joint" else seg_len[j]) * (1 + 0.6 * nested)
             ref_end = pts[a] + 1.3 * radius * np.array([np.cos(ref), np.sin(ref)])
             ax.plot(*np.column_stack([pts[a], ref_end]), ls="--", color="0.5", lw=1.0)
             if abs(value) > 1e-6:

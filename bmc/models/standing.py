@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, integer, plausible, positive, same_frames
+from bmc._validation import as_array, in_range, integer, plausible, positive, same_frames
 from bmc.kinematics import lever_kinematics
 
 __all__ = [
@@ -409,6 +409,11 @@ class FourSegmentModel:
 
 
 # --------------------------------------------------------------------------- the benchmark
+#: Default reference posture of the benchmark: shank, thigh and HAT angles from +x [rad]
+#: (86, 93, 87 deg: knee and hip slightly flexed).
+POSTURE = (1.50, 1.62, 1.52)
+
+
 @dataclass(frozen=True)
 class Sway:
     """A simulated sway trial: the exact motion, joint torques and ground reaction.
@@ -436,6 +441,8 @@ class Sway:
         Joint-centre markers: plate origin, ankle, knee, hip, top of HAT [m].
     margin : int
         Frames recorded before and after the trial proper.
+    posture : tuple of float
+        Reference posture the feedback held: shank, thigh, HAT angles from +x [rad].
     """
 
     model: FourSegmentModel
@@ -448,6 +455,7 @@ class Sway:
     grf: np.ndarray
     markers: np.ndarray
     margin: int = 0
+    posture: tuple[float, float, float] = POSTURE
 
     def __repr__(self) -> str:
         n = self.t.size - 2 * self.margin
@@ -460,8 +468,6 @@ class Sway:
         return slice(self.margin, self.t.size - self.margin)
 
 
-#: Reference posture of the benchmark: shank, thigh and HAT angles from +x [rad].
-POSTURE = (1.50, 1.62, 1.52)
 _FF_FREQUENCIES = (0.5, 0.8, 1.2, 1.7, 2.2)  # [Hz]
 _FF_AMPLITUDE = np.array([[0.6], [0.15], [0.4]])  # [rad/s^2] at 0.5 Hz: ankle, knee, hip
 _FB_FREQUENCY = 0.8  # [Hz] natural frequency of the stabilised posture
@@ -477,12 +483,13 @@ def simulate_sway(
     freq: float = 60.0,
     seed: int = 0,
     amplitude: float = 1.0,
+    posture: ArrayLike | None = None,
 ) -> Sway:
     r"""Simulate Kuo's benchmark: postural sway driven by sinusoids and stabilised by feedback.
 
     The joint torques are a feed-forward sum of five sinusoids (0.5 to 2.2 Hz, random
     phases drawn from ``seed``, amplitudes ``M_q(q_ref)`` times 1 rad/s^2 so that every
-    joint sways by a few degrees) plus a feedback that holds the body near :data:`POSTURE`:
+    joint sways by a few degrees) plus a feedback that holds the body near ``posture``:
     gravity compensation plus joint stiffness and damping matrices scaled by the mass
     matrix of the posture,
     :math:`\tau = G_q(q) + M_q(q_{ref})\,[\omega^2 (q_{ref} - q) - 2\zeta\omega\dot q]
@@ -505,6 +512,11 @@ def simulate_sway(
         Seed of the sinusoids' phases (keyword-only). Default 0.
     amplitude : float, optional
         Scale of the feed-forward torques (keyword-only, dimensionless). Default 1.
+    posture : array_like, shape (3,), optional
+        Reference posture: shank, thigh and HAT angles from +x [rad] (keyword-only), each
+        between 0.5 and 2.6 rad (29 to 149 deg). Default :data:`POSTURE`. With the thigh
+        exactly vertical, e.g. ``np.radians([86, 90, 88])``, the force-plate rows of the
+        least-squares system become nearly singular in some frames (notebook 6).
 
     Returns
     -------
@@ -518,7 +530,7 @@ def simulate_sway(
     integrated with :func:`bmc.simulate.simulate_chain` (DOP853, ``rtol=1e-8``), so the
     sampled angles, torques and ground reaction are consistent to rounding error (the
     torques and accelerations are evaluated from the sampled state). The body starts at
-    rest in :data:`POSTURE` 1 s before the record, so that the start-up transient has
+    rest in ``posture`` 1 s before the record, so that the start-up transient has
     decayed. Results are cached by parameters and their arrays are read-only (they are
     the truth every experiment compares with).
 
@@ -542,20 +554,27 @@ def simulate_sway(
     amplitude = positive(amplitude, "amplitude", allow_zero=True)
     margin = positive(margin, "margin", unit="s", allow_zero=True)
     seed = integer(seed, "seed", minimum=0, what="seed of the random phases")
+    ref = POSTURE if posture is None else as_array(posture, "posture", unit="rad", ndim=1)
+    if np.shape(ref) != (3,):
+        raise ValueError(f"posture [rad] must hold 3 segment angles (shank, thigh, HAT); got "
+                         f"shape {np.shape(ref)}")
+    ref = tuple(float(v) for v in in_range(
+        ref, "posture", unit="rad", low=0.5, high=2.6,
+        why="standing segments near vertical, 1.571 rad; degrees? use np.radians"))
     params = tuple(
         tuple(float(v) for v in arr)
         for arr in (model.lengths, model.com, model.masses, model.inertias)
     )
     arrays = _simulate(
-        params, model.foot_angle, model.g, duration, margin, freq, int(seed), amplitude
+        params, model.foot_angle, model.g, duration, margin, freq, int(seed), amplitude, ref
     )
-    return Sway(model, freq, *arrays)
+    return Sway(model, freq, *arrays, ref)
 
 
 @lru_cache(maxsize=4)
 def _simulate(
     params: tuple, foot_angle: float, g: float, duration: float, margin: float, freq: float,
-    seed: int, amplitude: float,
+    seed: int, amplitude: float, posture: tuple[float, float, float],
 ) -> tuple:
     """Integrate the sway (cached); return read-only arrays and the margin in frames."""
     from bmc.simulate import simulate_chain
@@ -573,7 +592,7 @@ def _simulate(
     # amplitudes fall as 1/f, as in physiological sway
     amp = amplitude * _FF_AMPLITUDE * _FF_FREQUENCIES[0] / np.asarray(_FF_FREQUENCIES)
     chain = model.chain
-    q_ref = model.to_joint_angles(np.asarray(POSTURE))
+    q_ref = model.to_joint_angles(np.asarray(posture))
     omega_fb = 2 * np.pi * _FB_FREQUENCY
     m_ref = chain.mass_matrix(q_ref)
     kp, kd = omega_fb**2 * m_ref, 2 * _FB_DAMPING * omega_fb * m_ref

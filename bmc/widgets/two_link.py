@@ -17,6 +17,10 @@ from bmc.widgets._base import explorer
 __all__ = ["default_arm", "reach_explorer"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def default_arm(*, body_mass: float = 70.0, height: float = 1.70):
     """Upper arm and forearm-plus-hand segments from Dempster's table (via Winter).
 

@@ -13,14 +13,16 @@ What is checked, for each ``notebooks/*.ipynb`` (a glob: new notebooks are picke
 4. Widgets render: every widget view in the model shows up in the page (within 30 s), and
    if the notebook uses ``bmc.widgets`` there is at least one ``.bmc-explorer``.
 5. Every enabled slider of every explorer is moved one step with the keyboard (as a student
-   with arrow keys would) and the explorer's output (its ``<img>`` and text) must change to
-   something that is not a traceback.
+   with arrow keys would) and the explorer's figure (the pixels of the ``<canvas>`` the
+   browser draws it on, or the ``<img>`` of the inline-PNG renderer) or its text must change
+   to something that is not a traceback.
 6. A screenshot goes to ``tests/browser/screenshots/<notebook>.png`` (git-ignored).
 
-Two helper notebooks next to this file are controls, never course material:
+Three helper notebooks next to this file are controls, never course material:
 ``widget_smoke.ipynb`` (a working explorer: every check must pass and two sliders must move
-the figure) and ``broken_widget.ipynb`` (its ``update`` raises when a slider moves: the checks
-must report it). Both are ignored by nbval (``collect_ignore_glob`` in ``conftest.py``).
+the figure), ``broken_widget.ipynb`` (its ``update`` raises when a slider moves: the checks
+must report it) and ``animation_player.ipynb`` (pressing play must advance the frame drawn in
+the browser). All are ignored by nbval (``collect_ignore_glob`` in ``conftest.py``).
 
 Running
 -------
@@ -175,10 +177,19 @@ JS_PAGE_PROBLEMS = """
 }
 """.replace("%STDERR%", STDERR_MIME).replace("%EDW%", ERROR_DISPLAYING_WIDGET)
 
-# What an explorer currently shows: its images and the text of its Output areas.
+# What an explorer currently shows: the pixels of its canvases (figures drawn in the browser,
+# hashed), its images (the inline-PNG renderer) and the text of its Output areas.
 JS_SIGNATURE = """
-(el) => Array.from(el.querySelectorAll('.widget-output img')).map((i) => i.src).join('|')
-  + '#' + Array.from(el.querySelectorAll('.widget-output')).map((o) => o.textContent).join('|')
+(el) => {
+  const hash = (s) => {
+    let h = 0;
+    for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+    return s.length + ':' + h;
+  };
+  return Array.from(el.querySelectorAll('canvas')).map((c) => hash(c.toDataURL())).join('|')
+    + '#' + Array.from(el.querySelectorAll('.widget-output img')).map((i) => i.src).join('|')
+    + '#' + Array.from(el.querySelectorAll('.widget-output')).map((o) => o.textContent).join('|');
+}
 """
 
 JS_LOG_ENTRIES = """
@@ -444,3 +455,21 @@ def test_negative_control_broken_callback_is_detected(lab_page, lab_server,
         "the control notebook should fail only in its callback:\n" + report.describe())
     assert report.slider_moves == 0, report.describe()
 
+
+
+def test_animation_player_plays_in_the_browser(lab_page, lab_server, browser_timings) -> None:
+    # The poses are drawn by the browser; Play is linked to the drawing in the page, so the
+    # frame must advance with no kernel round trip.
+    report = _run(lab_page, lab_server, f"{CONTROLS_DIR}/animation_player.ipynb",
+                  browser_timings)
+    assert report.ok, report.describe()
+    assert report.slider_moves == 1, "its frame slider did not change the drawing"
+    view = lab_page.locator(".bmc-player [data-frames]")
+    view.wait_for(timeout=WIDGET_RENDER_TIMEOUT * 1000)
+    start = int(view.get_attribute("data-frame"))  # 1: the slider check moved it a step
+    lab_page.locator(".bmc-player .widget-play button").first.click()
+    deadline = time.monotonic() + 10.0
+    while int(view.get_attribute("data-frame")) < start + 10 and time.monotonic() < deadline:
+        time.sleep(POLL)
+    assert int(view.get_attribute("data-frame")) >= start + 10, (
+        "pressing play did not advance the frame drawn in the browser")

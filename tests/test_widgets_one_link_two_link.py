@@ -1,4 +1,4 @@
-"""bmc.widgets.pendulum and bmc.widgets.two_link: the explorers' non-interactive paths."""
+"""bmc.widgets.one_link and bmc.widgets.two_link: the explorers' non-interactive paths."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 
 from bmc.chain import PlanarChain
 from bmc.kinematics import forward_reach
-from bmc.widgets import pendulum, two_link
+from bmc.widgets import one_link as pendulum
+from bmc.widgets import two_link
 
 
 def test_pendulum_explorer_lines_follow_the_closed_form():

@@ -15,6 +15,10 @@ from bmc.widgets._base import explorer
 
 __all__ = ["torque_explorer"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _JOINTS = ("ankle", "knee", "hip")
 
 

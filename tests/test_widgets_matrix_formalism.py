@@ -1,11 +1,11 @@
-"""bmc.widgets.matrix_form: the explorers' non-interactive paths."""
+"""bmc.widgets.matrix_formalism: the explorers' non-interactive paths."""
 
 import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
 import numpy as np
 import pytest
 
 from bmc.rotations import rotation_matrix
-from bmc.widgets import matrix_form as wmf
+from bmc.widgets import matrix_formalism as wmf
 
 
 def test_energy_explorer_updates_and_orders_the_methods():

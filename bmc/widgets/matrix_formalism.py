@@ -8,13 +8,18 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
 
 __all__ = ["energy_explorer", "frames_explorer"]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 _SOURCE_Y0 = (np.pi / 10, np.pi / 3, 2 * np.pi, -6 * np.pi)
 
@@ -72,20 +77,31 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     ax.legend(loc="lower right")
     fig.tight_layout()
 
-    def update(log_dt: float, log_rtol: float) -> None:
+    # Each integrator depends on one slider only: cache each on its own, so that moving one
+    # slider does not recompute the other integrator (the costlier half of an update).
+    @functools.lru_cache(maxsize=32)
+    def euler(log_dt: float) -> tuple[np.ndarray, np.ndarray, int]:
         dt = 10.0**log_dt
         every = max(1, int(round(duration / dt / 200)))
         t, y = euler_double_pendulum(pend, _SOURCE_Y0, duration, dt=dt, every=every)
-        euler_line.set_data(t, np.maximum(_relative_energy_error(pend, y), 1e-16))
+        return t, _relative_energy_error(pend, y), int(round(duration / dt))
+
+    @functools.lru_cache(maxsize=32)
+    def dop853(log_rtol: float) -> tuple[np.ndarray, np.ndarray, int]:
         rtol = 10.0**log_rtol
         res = simulate.simulate(pend.rhs, (0.0, duration), _SOURCE_Y0, t_eval=t_eval,
                                 rtol=rtol, atol=rtol * 1e-2)
-        err = _relative_energy_error(pend, res.y)
-        dop_line.set_data(res.t, np.maximum(err, 1e-16))
+        return res.t, _relative_energy_error(pend, res.y), int(res.nfev)
+
+    def update(log_dt: float, log_rtol: float) -> None:
+        t, err_euler, n_euler = euler(cache_key(log_dt))
+        euler_line.set_data(t, np.maximum(err_euler, 1e-16))
+        t_dop, err, nfev = dop853(cache_key(log_rtol))
+        dop_line.set_data(t_dop, np.maximum(err, 1e-16))
         ax.set_title(
-            f"Euler dt = {dt:.1e} s ({int(round(duration / dt))} evaluations): "
-            f"{_relative_energy_error(pend, y)[-1]:.1e};  DOP853 rtol = {rtol:.0e} "
-            f"({res.nfev} evaluations): {err[-1]:.1e}", fontsize="small")
+            f"Euler dt = {10.0**log_dt:.1e} s ({n_euler} evaluations): "
+            f"{err_euler[-1]:.1e};  DOP853 rtol = {10.0**log_rtol:.0e} "
+            f"({nfev} evaluations): {err[-1]:.1e}", fontsize="small")
 
     style = {"description_width": "initial"}
     controls = {
@@ -94,7 +110,17 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         "log_rtol": widgets.FloatSlider(value=-10.0, min=-12.0, max=-4.0, step=1.0,
                                         description="DOP853 log10(rtol)", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    box = explorer(fig, update, controls, interactive=interactive, values=values)
+    if interactive:
+        # While the student reads the figure, compute the neighbouring slider values of
+        # each integrator (nearest first): most moves then find their result cached.
+        dts, rtols = slider_values(controls["log_dt"]), slider_values(controls["log_rtol"])
+        jobs = [job for k in range(max(len(dts), len(rtols)))
+                for job in ((lambda v=dts[k]: euler(v)) if k < len(dts) else None,
+                            (lambda v=rtols[k]: dop853(v)) if k < len(rtols) else None)
+                if job is not None]
+        box.warm_up = warm_up(*jobs, controls=controls)
+    return box
 
 
 def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):

@@ -21,6 +21,10 @@ from bmc.widgets._base import explorer
 
 __all__ = ["NoisyTrial", "noise_explorer", "noisy_running"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _JOINTS = ("hip", "knee", "ankle")
 
 

@@ -17,6 +17,10 @@ from bmc.widgets._base import explorer
 __all__ = ["torque_explorer"]
 
 
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
 def torque_explorer(
     *,
     length: float = 0.45,

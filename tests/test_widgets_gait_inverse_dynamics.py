@@ -1,11 +1,11 @@
-"""bmc.widgets.gait: the noisy-trial builder and the explorer's non-interactive path."""
+"""bmc.widgets.gait_inverse_dynamics: the noisy-trial builder and the non-interactive path."""
 
 import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
 import numpy as np
 import pytest
 
 from bmc import datasets
-from bmc.widgets import gait
+from bmc.widgets import gait_inverse_dynamics as gait
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,10 @@ from bmc.widgets._base import explorer
 
 __all__ = ["reaction_explorer"]
 
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 _LEGS = ("hip", "knee", "ankle")
 
 

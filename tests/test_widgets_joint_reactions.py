@@ -1,4 +1,4 @@
-"""bmc.widgets.reactions: the reaction explorer's non-interactive path."""
+"""bmc.widgets.joint_reactions: the reaction explorer's non-interactive path."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from bmc import reactions as rx
 from bmc.models.somersault import somersault
-from bmc.widgets import reactions as wr
+from bmc.widgets import joint_reactions as wr
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""bmc.widgets.kuo: the torque explorer's non-interactive path."""
+"""bmc.widgets.least_squares_inverse_dynamics: the torque explorer's non-interactive path."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt  # tests/conftest.py selects the Agg backend
 import numpy as np
 import pytest
 
-from bmc.widgets import kuo
+from bmc.widgets import least_squares_inverse_dynamics as kuo
 
 
 def _lines(fig):
