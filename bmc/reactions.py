@@ -230,7 +230,9 @@ class InverseDynamics:
     contact_moment : numpy.ndarray, shape (...,)
         Free contact moment on the contact segment [N m] (computed, or the one given).
     torques : numpy.ndarray, shape (..., n - 1)
-        Joint torques on the child segments [N m].
+        Joint torques on the child segments [N m], counter-clockwise positive. For
+        :func:`bmc.models.human.human_model` (facing +x) positive means hip flexor, knee
+        extensor, ankle dorsiflexor.
     residual : numpy.ndarray, shape (..., 3)
         Left-over of the three whole-body equations, x and y force [N] and moment [N m];
         zero for dynamically consistent data (and for whatever was computed).

@@ -273,8 +273,12 @@ def test_matrix_form_accelerations_agree_with_the_source_matrices():
     assert answers.check_matrix_form_seed_error(_source_pendulum(p.l[1])[0] - right[0])
 
 
-def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
-    p = checks.problem("matrix_form")
+def _bars_loads(p):
+    """Joint loads (4, 3) of the 3D bars by one 12x12 solve (the check uses a recursion)."""
+    return _bars_system(p)[0]
+
+
+def _bars_system(p):
     m, inertia, R = p.bars_mass, p.bars_inertia, p.bars_R
     w, wd, J, rc, ac = p.bars_omega, p.bars_omegadot, p.bars_joint, p.bars_rcm, p.bars_acm
     gvec = np.array([0.0, -p.bars_g, 0.0])
@@ -288,7 +292,11 @@ def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
         Ib = np.diag(inertia[i])
         b[f] = m[i] * (ac[i] - gvec)
         b[r] = R[i] @ (Ib @ wd[i] + np.cross(w[i], Ib @ w[i]))
-    loads = np.linalg.solve(A, b).reshape(4, 3)
+    return np.linalg.solve(A, b).reshape(4, 3), A, b, inertia, w, wd
+
+
+def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
+    loads, A, b, inertia, w, wd = _bars_system(checks.problem("matrix_form"))
     assert answers.check_matrix_form_double_pendulum_3d(loads)
     # forgetting to rotate Euler's equation to the global frame is caught, on the moments
     b2 = b.copy()
@@ -301,11 +309,11 @@ def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
 
 
 # ----------------------------------------------------------------------------- 4 gait
-def test_gait_foot_loads_by_hand_equal_lower_limb():
+def _foot_loads(p):
+    """Force [N] and moment [N m] on the foot at sample p.k, by hand (second differences)."""
     import bmc
 
     run = bmc.datasets.load_running()
-    p = checks.problem("gait")
     k, f = p.k, run.freq
     ankle, toe = run.markers[:, 4:6], run.markers[:, 6:8]
     acc = (ankle[k + 1] - 2 * ankle[k] + ankle[k - 1]) * f**2
@@ -316,6 +324,11 @@ def test_gait_foot_loads_by_hand_equal_lower_limb():
     m, inertia = run.segments.mass[2], run.segments.inertia[2]
     Fa = m * acc - m * np.array([0.0, -p.g]) - grf
     Ma = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+    return Fa, Ma
+
+
+def test_gait_foot_loads_by_hand_equal_lower_limb():
+    Fa, Ma = _foot_loads(checks.problem("gait"))
     assert answers.check_gait_foot_loads(Fa, Ma)
     message = _fails(answers.check_gait_foot_loads, Fa, -Ma)
     assert message.startswith("Ma") and "sign" in message
@@ -357,13 +370,12 @@ def _leg_points(q, p):
         ankle + c4 * np.array([math.sin(f4), -math.cos(f4)]), [f4]])
 
 
-def test_reactions_by_matrices_equal_the_resolved_formulas():
-    p = checks.problem("reactions")
+def _leg_by_matrices(p):
+    """E, pdd (finite differences of the positions) and lambda by eq. (2.10), as a student."""
     E = np.zeros((9, 6))
     for seg in range(3):
         for joint in range(seg + 1):
             E[3 * seg, 2 * joint] = E[3 * seg + 1, 2 * joint + 1] = 1.0
-    assert answers.check_reactions_E(E)
     # p''(0) by central differences of the positions along q(t) = q + q' t + q'' t^2 / 2
     h = 1e-4
 
@@ -371,11 +383,16 @@ def test_reactions_by_matrices_equal_the_resolved_formulas():
         return _leg_points(p.q + p.qd * t + p.qdd * t**2 / 2, p)
 
     pdd = (at(h) - 2 * at(0.0) + at(-h)) / h**2
-    assert answers.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
     m2, m3, m4 = p.masses
     M = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
     hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, p.R[0], p.R[1] - m4 * p.g, 0.0])
-    lam = E.T @ (hvec - M @ pdd)  # eq. (2.10); the check uses eq. (3.3)
+    return E, pdd, E.T @ (hvec - M @ pdd)  # eq. (2.10); the check uses eq. (3.3)
+
+
+def test_reactions_by_matrices_equal_the_resolved_formulas():
+    E, pdd, lam = _leg_by_matrices(checks.problem("reactions"))
+    assert answers.check_reactions_E(E)
+    assert answers.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
     assert answers.check_reactions_lambda(lam)
     message = _fails(answers.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)
     assert "index 1, 3, 5" in message
@@ -384,28 +401,38 @@ def test_reactions_by_matrices_equal_the_resolved_formulas():
     assert "largest_vertical" in _fails(answers.check_reactions_predictions, 0, "hip")
 
 
+def test_reactions_problem_is_the_leg_of_the_human_model():
+    # the data come from bmc.models.human (de Leva), never typed in: 60 kg, 1.70 m
+    from bmc.models.human import human_model
+
+    p = checks.problem("reactions")
+    tree = human_model(body_mass=p.body_mass, height=p.height)
+    np.testing.assert_array_equal(p.masses, tree.mass[1:4])
+    # de Leva (1996) Table 4, male: thigh 14.16 %, shank 4.33 %, foot 1.37 %, both legs
+    np.testing.assert_allclose(p.masses, 2 * 60.0 * np.array([0.1416, 0.0433, 0.0137]),
+                               rtol=1e-3)
+
+
 def test_reactions_agree_with_bmc_reactions_for_the_leg():
-    reactions = pytest.importorskip("bmc.reactions")
-    if not hasattr(reactions, "PlanarTree"):
-        pytest.skip("bmc.reactions has no PlanarTree")
-    p = checks.problem("reactions")
-    (l2, l3), c = p.lengths, p.c
-    # thigh, shank, foot hanging from the hip (s = -1: limbs point down at phi = 0)
-    tree = reactions.PlanarTree(["thigh", "shank", "foot"], [-1, 0, 1], [0.0, l2, l3],
-                                [-1, -1, -1], [l2, l3, 0.1], list(c), list(p.masses),
-                                [0.1, 0.05, 0.01], g=p.g)
-    h = tree.applied_forces(p.q)
-    h[6:8] += p.R  # the bed force on the foot's centre of mass (x, y rows)
-    lam = reactions.reactions_augmented(tree, p.q, p.qd, p.qdd, h)
-    # bmc.reactions reports the joints below the root (knee, ankle): the last four entries
-    assert checks.check_value("lam", lam, _expected_lambda()[2:], rtol=1e-9)
+    # eq. (2.10) of bmc.reactions on the whole seven-segment jumper (trunk, arms and head
+    # unturned: they hang on the proximal side of the hip) gives at hip, knee and ankle what
+    # the check takes from eq. (3.3); rtol 1e-6: the finite differences of _leg_by_matrices
+    from bmc import reactions
+    from bmc.models.human import human_model
 
-
-def _expected_lambda():
-    from bmc_answers.reactions import _accelerations, _paper_lambda
-
-    p = checks.problem("reactions")
-    return _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
+    for student in ("", "s-ada"):
+        with checks.student_data(student):
+            p = checks.problem("reactions")
+            tree = human_model(body_mass=p.body_mass, height=p.height)
+            full = [np.zeros(tree.k) for _ in range(3)]
+            for x, leg in zip(full, (p.q, p.qd, p.qdd), strict=True):
+                x[:2], x[3:6] = leg[:2], leg[2:]
+            h = tree.applied_forces(full[0])
+            h[9:11] += p.R  # the bed force on the foot's centre of mass (x, y rows)
+            lam = reactions.reactions_augmented(tree, *full, h,
+                                                joints=["hip", "knee", "ankle"])
+            assert checks.check_value("lam", lam, _leg_by_matrices(p)[2], rtol=1e-6)
+            assert answers.check_reactions_lambda(lam)
 
 
 # ----------------------------------------------------------------------------- 6 least squares
@@ -428,7 +455,7 @@ def test_least_squares_std_and_dropped_channel():
     std = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
     assert answers.check_least_squares_std(std)
     _no_leak(_fails(answers.check_least_squares_std, std**2), std)
-    info[0, 0] = 0.0  # the torque channel is gone
+    info[p.missing, p.missing] = 0.0  # the failed channel is gone
     dropped = np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
     assert np.all(dropped >= std)  # information only adds up
     assert answers.check_least_squares_drop_channel(dropped[2] / std[2], False)
@@ -520,18 +547,106 @@ def _torque(p):
             + (p.mass * p.com + p.load * p.length) * p.g * np.cos(p.alpha))
 
 
-def test_each_students_answer_passes_only_for_that_student():
+def _velocity_terms(p):
+    (L1, _), (_, d2), (_, m2) = p.lengths, p.com, p.masses
+    (_, q2), (q1d, q2d) = p.q, p.qd
+    return np.array([-L1 * d2 * m2 * (2 * q1d + q2d) * q2d * math.sin(q2),
+                     L1 * d2 * m2 * q1d**2 * math.sin(q2)])
+
+
+def _std_tau(p, missing=None):
+    info = np.diag(1.0 / p.sd**2)
+    if missing is not None:
+        info[missing, missing] = 0.0
+    return np.sqrt(np.diag(np.linalg.inv(p.A.T @ info @ p.A)))
+
+
+# One numeric question per set: the topic, an independent solution from the problem data,
+# and the grader's exact check it is handed to.
+def _time_scaling(p):
+    ratio = (p.durations[0] / p.durations[1]) ** 2  # accelerations scale with 1/T^2
+    return ratio, ratio, 1.0
+
+
+VARIANT_CASES = {
+    "one_link": (lambda p: (_torque(p),), "check_one_link_torque"),
+    "two_link": (lambda p: (_velocity_terms(p),), "check_two_link_velocity_terms"),
+    "two_link/time": (_time_scaling, "check_two_link_time_scaling"),
+    "matrix_form": (lambda p: (_source_pendulum(p.l[0]),), "check_matrix_form_accelerations"),
+    "matrix_form/bars": (lambda p: (_bars_loads(p),), "check_matrix_form_double_pendulum_3d"),
+    "gait": (_foot_loads, "check_gait_foot_loads"),
+    "reactions": (lambda p: (_leg_by_matrices(p)[2],), "check_reactions_lambda"),
+    "least_squares": (lambda p: (_std_tau(p),), "check_least_squares_std"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VARIANT_CASES))
+def test_each_students_answer_passes_only_for_that_student(case):
+    solve, name = VARIANT_CASES[case]
+    topic = case.split("/")[0]
+    check = getattr(answers, name)
+    mine = {}
+    for student in ("s-ada", "s-alan"):
+        with checks.student_data(student):
+            mine[student] = solve(checks.problem(topic))
+    a, b = (np.concatenate([np.ravel(x) for x in mine[s]]) for s in ("s-ada", "s-alan"))
+    assert np.max(np.abs(a / b - 1)) > 0.01, case  # different enough to fail rtol 1e-3
+    for student, other in (("s-ada", "s-alan"), ("s-alan", "s-ada")):
+        with checks.student_data(student):
+            assert check(*mine[student])
+            _fails(check, *mine[other])  # a copied neighbour's answer
+
+
+@pytest.mark.parametrize("topic", sorted(checks.problems()))
+def test_two_ids_give_different_data_and_the_grader_reproduces_them(topic):
+    common = checks.problem(topic, student="")
+    ada, alan = (checks.problem(topic, student=s) for s in ("s-ada", "s-alan"))
+    checks.problem(topic, student="")  # forget the last id for the tests that follow
+
+    def differ(x, y):
+        return [n for n in dir(x) if n != "topic"
+                and not np.array_equal(getattr(x, n), getattr(y, n))]
+
+    assert differ(ada, alan) and differ(ada, common)
     with checks.student_data("s-ada"):
-        t_ada = _torque(checks.problem("one_link"))
-    with checks.student_data("s-alan"):
-        t_alan = _torque(checks.problem("one_link"))
-    assert abs(t_ada / t_alan - 1) > 0.01  # different enough to fail rtol 1e-3
-    with checks.student_data("s-ada"):
-        assert answers.check_one_link_torque(t_ada)
-        _fails(answers.check_one_link_torque, t_alan)
-    with checks.student_data("s-alan"):
-        assert answers.check_one_link_torque(t_alan)
-        _fails(answers.check_one_link_torque, t_ada)
+        assert not differ(checks.problem(topic), ada)  # the grader sees the same data
+
+
+def test_set_4_variants_keep_the_signs_and_the_windows_inside_the_trial():
+    from bmc import datasets
+
+    n = len(datasets.load_running().true_moments)
+    for i in range(100):
+        with checks.student_data(f"id{i:03d}"):
+            p = checks.problem("gait")
+            assert p.k_early < p.k < p.k_late and p.start < p.stop <= n
+            assert answers.check_gait_signs(-1, -1, +1)  # the master's fixed solution
+
+
+def test_set_5_variants_are_plausible_jumpers_and_keep_the_predictions():
+    for i in range(100):
+        with checks.student_data(f"id{i:03d}"):
+            p = checks.problem("reactions")
+            assert 1.55 <= p.height <= 1.95 and 19 <= p.body_mass / p.height**2 <= 27
+            assert answers.check_reactions_predictions("zero", "ankle")
+
+
+def test_set_6_variants_recover_their_own_bias_and_lose_precision_without_a_channel():
+    from bmc.checks._core import _student_rng
+    from bmc.checks._least_squares import _kuo_variant
+
+    seen = set()
+    for i in range(60):
+        student = f"id{i:03d}"
+        bias = _kuo_variant(_student_rng("least_squares", student))["bias"]
+        with checks.student_data(student):
+            p = checks.problem("least_squares")
+            seen.add(p.missing)
+            assert answers.check_least_squares_bias(bias)  # no noise: exactly the injected
+            ratio = _std_tau(p, p.missing) / _std_tau(p)
+            assert np.all(ratio >= 1 - 1e-12)  # information only adds up
+            assert answers.check_least_squares_drop_channel(ratio[2], False)
+    assert seen == {0, 1, 2}
 
 
 def test_student_must_be_a_string():

@@ -264,21 +264,32 @@ def test_strobe_tree_segments_and_errors():
 
 # ----------------------------------------------------------------------- animation
 def test_animation_static_fallback_and_widget():
+    """The widget is the browser-drawn player (poses sent once); the static form the strobe."""
+    from bmc.widgets.animation import PoseView
+
     t, poses = _reach_poses(31)
-    anim = drawing.animation(poses, times=t, path=-1)
+    anim = drawing.animation(poses, times=t, path=-1, interval=40)
     bundle = anim._repr_mimebundle_()
     assert bundle["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["image/png"] == anim.strobe_png
+    assert bundle["text/plain"] == "Animation(31 frames, 3 points)"
     box = anim.widget
-    (play, slider), image = box.children[0].children, box.children[1]
-    assert play.max == slider.max == 30
-    first = image.value
+    assert {"bmc-animation", "bmc-player"} <= set(box._dom_classes)
+    (play, slider), view = box.children[0].children, box.children[1]
+    assert isinstance(view, PoseView) and view is box.view
+    assert play.max == slider.max == 30 and play.interval == 40  # [ms], as asked
+    # what the browser draws: every pose (float32 [m]), the times [s] and the traced tip
+    sent = np.frombuffer(view.poses, dtype=np.float32).reshape(31, 3, 2)
+    np.testing.assert_allclose(sent, poses, atol=1e-6)  # float32 rounding of metres
+    np.testing.assert_array_equal(np.frombuffer(view.times), t)
+    np.testing.assert_allclose(np.frombuffer(view.path, dtype=np.float32).reshape(31, 2),
+                               poses[:, -1], atol=1e-6)
+    assert view.segments == [[0, 1], [1, 2]]
+    # the frame slider drives the drawing in the page (jslink), never through the kernel
     slider.value = 15
-    assert image.value != first and image.value[:4] == b"\x89PNG"
-    # the lines drawn show frame 15
-    line = anim._fig.axes[0].lines[0]
-    np.testing.assert_allclose(np.column_stack(line.get_data()), poses[15, [0, 1]])
+    assert view.frame == 0
+    assert anim.widget is box  # built once
 
 
 def test_animation_bad_interval():

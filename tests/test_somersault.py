@@ -63,7 +63,8 @@ def test_somersault_is_plausible(motion):
     np.testing.assert_allclose(m.point(motion.q[-1], *motion.contact_point)[0], 0.0,
                                atol=0.01)
     assert 0.3 < motion.takeoff < 0.6  # trampoline contact lasts a few tenths of a second
-    assert 4.0 < motion.contact_force[:, 1].max() / m.body_weight < 8.0
+    # peak bed force of trampoline take-offs: about 3-6 body weights
+    assert 3.0 < motion.contact_force[:, 1].max() / m.body_weight < 6.0
     np.testing.assert_array_equal(motion.contact_force[~motion.in_contact], 0.0)
     c = motion.in_contact & (motion.contact_force[:, 1] > 1.0)
     cop = motion.contact_moment[c] / motion.contact_force[c, 1] + motion.contact_point[1]
@@ -140,3 +141,105 @@ def test_bad_inputs():
         human.human_model(sex="other")
     with pytest.raises(ValueError, match="body_mass \\[kg\\] must be a finite positive"):
         human.human_model(body_mass=0.0)
+
+
+# ------------------------------------------------ joint moments of the take-off, by hand
+def _leg_by_hand(motion):
+    """Hip, knee and ankle moments on thigh, shank, foot (N, 3) [N m], written out.
+
+    Newton-Euler for the foot, shank + foot and thigh + shank + foot about their proximal
+    joints, with points and accelerations from the angles directly (no bmc.tree kinematics,
+    no bmc.reactions): moment of the joint = rate of angular momentum - bed load - gravity.
+    """
+    m = motion.model
+    q, qd, qdd = motion.q, motion.qd, motion.qdd
+    th, sh, ft = 1, 2, 3
+    l2, l3 = m.attach[sh], m.attach[ft]
+    phi, w, al = q[:, 2:], qd[:, 2:], qdd[:, 2:]
+
+    def e(i):  # limb axis, hanging down at zero angle, and its two time derivatives
+        s, c = np.sin(phi[:, i]), np.cos(phi[:, i])
+        u, n = np.stack([s, -c], -1), np.stack([c, s], -1)
+        return u, w[:, i, None] * n, al[:, i, None] * n - w[:, i, None] ** 2 * u
+
+    (e2, _, a2), (e3, _, a3), (e4, _, a4) = e(th), e(sh), e(ft)
+    hip, a_hip = q[:, :2], qdd[:, :2]
+    knee, a_knee = hip + l2 * e2, a_hip + l2 * a2
+    ankle, a_ankle = knee + l3 * e3, a_knee + l3 * a3
+    com = {th: (hip + m.com[th] * e2, a_hip + m.com[th] * a2),
+           sh: (knee + m.com[sh] * e3, a_knee + m.com[sh] * a3),
+           ft: (ankle + m.com[ft] * e4, a_ankle + m.com[ft] * a4)}
+    P = ankle + motion.contact_point[1] * e4
+    R, Mfree = motion.contact_force, motion.contact_moment
+    gvec = np.array([0.0, -m.g])
+
+    def moment(joint, segs):
+        out = -cross2(P - joint, R) - Mfree
+        for i in segs:
+            r, a = com[i]
+            out = out + m.inertia[i] * al[:, i] + m.mass[i] * cross2(r - joint, a - gvec)
+        return out
+
+    return np.stack([moment(hip, (th, sh, ft)), moment(knee, (sh, ft)),
+                     moment(ankle, (ft,))], -1), (hip, knee, ankle, P)
+
+
+def test_athlete_faces_forward_and_the_sign_of_the_knee_moment(motion):
+    # toes point along +x, the knee is flexed (thigh angle > shank angle) and ahead of the
+    # ankle: the athlete faces +x. A counter-clockwise (positive) moment on the shank turns
+    # it toward the thigh and reduces the knee flexion phi_thigh - phi_shank: positive =
+    # knee extensor. Likewise positive on the thigh = hip flexor, on the foot = dorsiflexor.
+    c = motion.in_contact
+    _, (hip, knee, ankle, P) = _leg_by_hand(motion)
+    assert np.all(P[c, 0] > ankle[c, 0])  # contact point (toward the toes) ahead
+    q0 = motion.q[0]
+    assert q0[3] - q0[4] > 1.0  # knee flexed about 69 deg at touchdown
+    assert knee[0, 0] > ankle[0, 0] and knee[0, 0] > hip[0, 0]
+
+
+def test_leg_moments_agree_with_a_hand_calculation(motion):
+    m = motion.model
+    by_hand, _ = _leg_by_hand(motion)
+    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                              contact_point=motion.contact_point,
+                              contact_force=motion.contact_force,
+                              contact_moment=motion.contact_moment)
+    # two derivations of the same Newton-Euler equations: rounding only
+    np.testing.assert_allclose(idr.torques[:, :3], by_hand, atol=1e-9 * m.body_weight)
+
+
+def test_take_off_moments_are_those_of_a_jump(motion):
+    # A two-legged push-off is done by the extensors: knee and hip extensor, ankle
+    # plantarflexor moments (knee and hip about 2-4 N m/kg per leg in countermovement and
+    # drop jumps, ankle about 2-3). The model lumps both legs: per leg is half.
+    m = motion.model
+    by_hand, _ = _leg_by_hand(motion)
+    per_leg = by_hand[motion.in_contact] / (2 * m.total_mass)  # [N m/kg]
+    hip, knee, ankle = per_leg.T
+    peak = np.argmax(motion.contact_force[motion.in_contact, 1])
+    assert hip[peak] < 0 and knee[peak] > 0 and ankle[peak] < 0  # at the peak bed force
+    assert 2.0 < knee.max() < 4.0 and 2.0 < -hip.min() < 4.0  # extensor peaks
+    assert 2.0 < -ankle.min() < 4.0  # plantarflexor peak (3.6: a stiff, high bounce)
+    # the opposite sense stays small (below 1.5 N m/kg): late, with the legs almost
+    # straight and the centre of pressure moving toward the toes
+    assert -knee.min() < 1.5 and hip.max() < 1.5 and ankle.max() < 1.5
+    loaded = motion.contact_force[motion.in_contact, 1] > 0.9 * motion.contact_force[:, 1].max()
+    assert np.all(knee[loaded] > 1.0)  # extensor throughout the high-force phase
+
+
+def test_joint_moment_signs_in_a_static_squat(model):
+    # the anatomical meaning of the signs, for the athlete facing +x: in a squat on the
+    # balls of the feet the knees are ahead of the centre of pressure and the hips behind
+    # it, which takes knee and hip extensors and ankle plantarflexors (as anyone who has
+    # held a squat feels), i.e. knee > 0, hip < 0, ankle < 0 on the distal segments
+    squat = np.zeros(model.k)
+    squat[2:] = [-0.5, np.radians(70), np.radians(-40), np.pi / 2, -0.5, -0.5, -0.5]
+    zero = np.zeros(model.k)
+    contact = ("foot", human.CONTACT_FRACTION * model.length[3])
+    idr = rx.inverse_dynamics(model, squat, zero, zero, contact_point=contact)
+    hip, knee, ankle = idr.torques[:3]
+    assert knee > 50.0 and hip < -20.0 and ankle < -20.0
+    # knee ahead of hip and ankle: the athlete faces +x, the knee flexion is phi_2 - phi_3,
+    # and a counter-clockwise (positive) moment on the shank reduces it: extensor
+    J = model.joint_positions(squat)
+    assert J[2, 0] > J[0, 0] and J[2, 0] > J[3, 0]

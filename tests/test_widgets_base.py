@@ -336,6 +336,14 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
         animation.player(poses, [(0, 3)])
     with pytest.raises(ValueError, match="fps must be a positive"):
         animation.player(poses, fps=0)
+    with pytest.raises(ValueError, match=r"path must have shape \(21, 2\)"):
+        animation.player(poses, path=poses[:, 1, 0])
+    # a traced path beyond the poses widens the drawing's limits to hold it
+    far = elbow + [1.0, 0.0]
+    traced = animation.player(poses, path=far).view
+    np.testing.assert_allclose(np.frombuffer(traced.path, dtype=np.float32).reshape(21, 2), far,
+                               atol=1e-6)
+    assert traced.limits[1] > far[:, 0].max() > x1
     fig = animation.player(poses, interactive=False)
     np.testing.assert_allclose(fig.axes[0].lines[0].get_xydata(), poses[0, :2])
     plt.close("all")

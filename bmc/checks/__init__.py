@@ -52,11 +52,17 @@ from bmc.checks._core import (
     register_problem,
     student_data,
 )
-from bmc.checks._gait import (
+from bmc.checks._gait_inverse_dynamics import (
     check_gait_foot_loads,
     check_gait_quasi_static,
     check_gait_seed_error,
     check_gait_signs,
+)
+from bmc.checks._joint_reactions import (
+    check_reactions_accelerations,
+    check_reactions_E,
+    check_reactions_lambda,
+    check_reactions_predictions,
 )
 from bmc.checks._least_squares import (
     check_least_squares_bias,
@@ -64,7 +70,7 @@ from bmc.checks._least_squares import (
     check_least_squares_std,
     check_least_squares_wls,
 )
-from bmc.checks._matrix_form import (
+from bmc.checks._matrix_formalism import (
     check_matrix_form_accelerations,
     check_matrix_form_double_pendulum_3d,
     check_matrix_form_seed_error,
@@ -76,12 +82,6 @@ from bmc.checks._one_link import (
     check_one_link_hanging,
     check_one_link_period,
     check_one_link_torque,
-)
-from bmc.checks._reactions import (
-    check_reactions_accelerations,
-    check_reactions_E,
-    check_reactions_lambda,
-    check_reactions_predictions,
 )
 from bmc.checks._two_link import (
     check_two_link_segmental_mass_matrix,
@@ -135,3 +135,7 @@ __all__ = [
     "check_least_squares_std",
     "check_least_squares_wls",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

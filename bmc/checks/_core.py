@@ -112,7 +112,9 @@ class Problem:
 
 
 
-_PROBLEM_SPECS: dict[str, tuple[str, Callable[[], Entries], dict[str, float]]] = {}
+_Spec = tuple[str, Callable[..., Entries], dict[str, float],
+              Callable[[np.random.Generator], dict[str, Any]] | None]
+_PROBLEM_SPECS: dict[str, _Spec] = {}
 _PROBLEM_CACHE: dict[tuple[str, str | None], Problem] = {}
 # None: not set by a grader ("" while a grader asks for the common data)
 _STUDENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("bmc_student",
@@ -122,8 +124,10 @@ STUDENT_ENV = "BMC_STUDENT"
 _LAST_STUDENT: str | None = None
 
 
-def register_problem(topic: str, title: str, build: Callable[[], Entries], *,
-                     vary: dict[str, float] | None = None) -> None:
+def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
+                     vary: dict[str, float] | None = None,
+                     variant: Callable[[np.random.Generator], dict[str, Any]] | None = None,
+                     ) -> None:
     """Register the given data of an exercise set (used by the topic modules).
 
     Parameters
@@ -138,9 +142,15 @@ def register_problem(topic: str, title: str, build: Callable[[], Entries], *,
     vary : dict, optional
         Quantity name -> relative spread (e.g. ``0.15``): in a student's variant each of
         these quantities is scaled by a factor in ``[1 - spread, 1 + spread]`` drawn from
-        the student id, so that two students get different numbers.
+        the student id (each entry of an array by its own), so that two students get
+        different numbers and ratios.
+    variant : callable, optional
+        For data that a scale factor cannot vary honestly (a sample index, a random
+        seed, a body's mass and height from which the segments follow): called with a
+        random generator seeded by the topic and the student id, it returns keyword
+        arguments for ``build``. The common data are ``build()`` with its defaults.
     """
-    _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}))
+    _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}), variant)
     for key in [k for k in _PROBLEM_CACHE if k[0] == topic]:
         _PROBLEM_CACHE.pop(key)
 
@@ -168,6 +178,21 @@ def _factor(topic: str, student: str, name: str, spread: float) -> float:
     return 1.0 + spread * (2.0 * unit - 1.0)
 
 
+def _student_rng(topic: str, student: str) -> np.random.Generator:
+    """Random generator seeded by one student's id and the topic (reproducible)."""
+    digest = hashlib.sha256(f"bmc:{topic}:{student}:variant".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "big"))
+
+
+def _scaled(topic: str, student: str, name: str, value: Any, spread: float) -> np.ndarray:
+    """Scale a quantity for one student: each entry of an array by a factor of its own."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return arr * _factor(topic, student, name, spread)
+    factors = [_factor(topic, student, f"{name}[{i}]", spread) for i in range(arr.size)]
+    return arr * np.reshape(factors, arr.shape)
+
+
 @contextlib.contextmanager
 def student_data(student: str | None) -> Iterator[None]:
     """Within this block, :func:`problem` gives ``student``'s variant (the grader's side).
@@ -193,7 +218,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
         One of :func:`problems`, e.g. ``"one_link"``.
     student : str, optional
         Your student id, exactly as your instructor gave it: some quantities then take
-        values of your own (a few per cent different from your neighbour's). Without it,
+        values of your own (different from your neighbour's). Without it,
         everyone gets the same data (until a call with an id: later calls without one
         then give that id's data too). When your notebook is graded, the grader gives it
         the data of the id it is filed under, whatever is written here.
@@ -231,10 +256,12 @@ def problem(topic: str, student: str | None = None) -> Problem:
         student = (student or _LAST_STUDENT or "").strip() or None
     key = (topic, student)
     if key not in _PROBLEM_CACHE:
-        title, build, vary = _PROBLEM_SPECS[topic]
-        entries = build()
+        title, build, vary, variant = _PROBLEM_SPECS[topic]
+        params = {} if student is None or variant is None else variant(
+            _student_rng(topic, student))
+        entries = build(**params)
         if student is not None:
-            entries = [(name, np.asarray(value) * _factor(topic, student, name, vary[name])
+            entries = [(name, _scaled(topic, student, name, value, vary[name])
                         if name in vary else value, unit, meaning)
                        for name, value, unit, meaning in entries]
             title = f"{title} - data of student {student}"

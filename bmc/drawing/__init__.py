@@ -12,7 +12,8 @@ positive; ``q[0]`` is the first segment's angle from the horizontal, ``q[i]`` th
 segment ``i+1`` relative to segment ``i``. Forces are drawn *on* the segment, each arrow's
 tail at its point of application; its length is ``force_scale`` [m/N] times the force.
 
-Matplotlib (and ipywidgets, for :func:`animation`) are imported inside the functions.
+Matplotlib (and, for :func:`animation`, the browser-drawn player of
+:func:`bmc.widgets.animation.player`) are imported inside the functions.
 
 - :func:`free_body_diagram`: a segment of a chain, loads computed by Newton-Euler.
 - :func:`segment_diagram`: the same picture from explicit points, forces and moments
@@ -22,8 +23,8 @@ Matplotlib (and ipywidgets, for :func:`animation`) are imported inside the funct
 - :func:`model_sketch`: a chain or tree with joints, segment numbers, centres of mass, angles
   and the direction of gravity.
 - :func:`strobe`: overlaid postures over time, fading by time, optional path and force.
-- :func:`animation`: a Play widget stepping through the postures; its static form (a saved
-  page without a kernel) is the strobe.
+- :func:`animation`: a Play widget stepping through the postures, drawn by the browser
+  from poses sent once; its static form (a saved page without a kernel) is the strobe.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -224,8 +223,9 @@ class Animation:
     """A stick-figure animation: a Play widget in JupyterLab, the strobe on a static page.
 
     Built by :func:`animation`. Displayed in a notebook it offers both representations:
-    JupyterLab with a kernel shows the widget (Play button, frame slider, the posture of
-    the current frame); a page rendered without a kernel (nbconvert HTML, nbviewer) shows
+    JupyterLab with a kernel shows the player of :func:`bmc.widgets.animation.player`
+    (Play button, frame slider, the posture of the current frame drawn by the browser from
+    poses sent once); a page rendered without a kernel (nbconvert HTML, nbviewer) shows
     the strobe picture, stored as ``image/png`` beside the widget.
 
     Attributes
@@ -246,7 +246,6 @@ class Animation:
         self._dpi = dpi
         self.strobe_png = self._strobe_png(strobe_kwargs)
         self._widget = None
-        self._fig = None
 
     # static representation ------------------------------------------------------
     def _strobe_png(self, kwargs: dict) -> bytes:
@@ -261,50 +260,22 @@ class Animation:
 
     # interactive representation -------------------------------------------------
     def _build(self):
-        import ipywidgets as widgets
-        from matplotlib.figure import Figure
+        from bmc.widgets.animation import player
 
-        pts = self.poses
-        fig = Figure(figsize=_figsize(pts, 5.5), layout="constrained")
-        ax = fig.add_subplot()
-        flat = pts.reshape(-1, 2)
-        size = float(np.ptp(flat, axis=0).max()) or 1.0
-        _fit(ax, flat, margin=0.08 * size)
-        ax.grid(alpha=0.3)
-        lines = [ax.plot([], [], color="#1f3b73", lw=3.0, marker="o", ms=5)[0]
-                 for _ in self._pairs]
-        trail = ax.plot([], [], ls="--", color="0.4", lw=1.2)[0]
-        stamp = ax.text(0.02, 0.96, "", transform=ax.transAxes, va="top")
-        image = widgets.Image(format="png")
-        n = pts.shape[0]
-        play = widgets.Play(value=0, min=0, max=n - 1, step=1, interval=self._interval,
-                            description="play")
-        slider = widgets.IntSlider(value=0, min=0, max=n - 1, description="frame")
-        widgets.jslink((play, "value"), (slider, "value"))
-
-        def show(change: Any = None) -> None:
-            f = slider.value
-            for line, (i, j) in zip(lines, self._pairs, strict=True):
-                line.set_data(pts[f, [i, j], 0], pts[f, [i, j], 1])
-            if self._path is not None:
-                trail.set_data(self._path[: f + 1, 0], self._path[: f + 1, 1])
-            stamp.set_text(f"t = {self._times[f]:.3f} s" if self._times is not None
-                           else f"frame {f}")
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=self._dpi)
-            image.value = buf.getvalue()
-
-        slider.observe(show, names="value")
-        show()
-        self._fig = fig
-        self._show = show
-        box = widgets.VBox([widgets.HBox([play, slider]), image])
+        width, height = _figsize(self.poses, 5.5)
+        size = (480, int(round(480 * height / width)))
+        box = player(self.poses, self._pairs, fps=1000.0 / self._interval, times=self._times,
+                     path=self._path, margin=0.08, size=size)
         box.add_class("bmc-animation")
         return box
 
     @property
     def widget(self):
-        """The ipywidgets box (Play, slider, image), built on first use."""
+        """The player (:func:`bmc.widgets.animation.player`), built on first use.
+
+        The poses go to the browser once; Play, the frame slider and the drawing are linked
+        in the page, so playing never waits for the kernel.
+        """
         if self._widget is None:
             self._widget = self._build()
         return self._widget
@@ -349,7 +320,7 @@ def animation(
         Postures drawn in the static strobe: every ``every``-th frame; default about 12
         postures in all.
     dpi : int, optional
-        Resolution of the pictures [dots per inch]. Default 80.
+        Resolution of the static strobe picture [dots per inch]. Default 80.
     **strobe_kwargs
         More options of the static strobe (:func:`strobe`: ``forces``, ``force_points``,
         ``path_label``, ``cmap``).

@@ -86,6 +86,13 @@ def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "ma
     medio-lateral axis: de Leva's *transverse* radius of gyration (the reasoning is in
     :func:`bmc.anthropometry.segment`).
 
+    The athlete faces +x: the foot points forward from the ankle (toes along +x at
+    ``phi_4 = pi/2``) and the knee bends forward, the knee flexion being ``phi_2 - phi_3``.
+    Joint torques of :mod:`bmc.reactions` act on the distal segment, counter-clockwise
+    positive, so a **positive** torque is a hip *flexor*, a knee *extensor* and an ankle
+    *dorsiflexor* moment; hip extensors, knee flexors and plantarflexors give negative
+    torques.
+
     Examples
     --------
     >>> tree = human_model(body_mass=60.0, height=1.70)

@@ -32,7 +32,7 @@ from numpy.typing import ArrayLike
 
 from bmc._validation import number, plausible, positive, tolerance
 from bmc.kinematics import cross2, perp
-from bmc.models.human import CONTACT_FRACTION, SEGMENTS, human_model
+from bmc.models.human import SEGMENTS, human_model
 from bmc.tree import PlanarTree
 
 __all__ = ["Motion", "somersault"]
@@ -42,10 +42,11 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 # Tuned constants of the generated somersault
-TOUCHDOWN_TRUNK = -0.3  # trunk angle at touchdown [rad]: centre of mass above the contact
-COP_FOLLOW = 0.5  # share of the lean that the centre of pressure follows (see somersault)
-LEVER = 0.014633  # moment arm of the bed force about the COM [m] (tuned: one somersault)
-DRIFT = 0.207059  # forward COM speed at touchdown [m/s] (tuned: land where touched down)
+BED_CONTACT = 0.3  # contact point on the foot / foot length, from the ankle (mid-foot)
+TOUCHDOWN_TRUNK = -0.32161  # trunk angle at touchdown [rad]: centre of mass above contact
+COP_FOLLOW = 0.65  # weight of the contact point in the centre of pressure (see somersault)
+LEVER = 0.026266  # moment arm of the bed force about the COM [m] (tuned: one somersault)
+DRIFT = 0.246430  # forward COM speed at touchdown [m/s] (tuned: land where touched down)
 
 
 # ------------------------------------------------------------------- generated somersault
@@ -94,9 +95,12 @@ class Motion:
 
 # Relative joint angles (child minus parent) [rad] for hip, knee, ankle, shoulder, elbow,
 # neck: the value at touchdown and then smooth steps (joint, start [s], end [s], change).
-_SHAPE_START = np.array([0.5, -0.6, np.pi / 2 + 0.1, 0.2, 0.4, 0.0])
+# Touchdown in a half squat (hip flexed 57 deg, knee 69 deg, ankle dorsiflexed 19 deg): the
+# knees ahead of the centre of pressure, the hips behind it, so that knee and hip need
+# extensor moments and the ankle a plantarflexor one while the bed pushes.
+_SHAPE_START = np.array([1.0, -1.2, 1.9, 0.2, 0.4, 0.0])
 _SHAPE_STEPS = (
-    (0, 0.10, 0.40, -0.5), (1, 0.10, 0.40, 0.6), (2, 0.25, 0.45, -0.8),
+    (0, 0.15, 0.45, -1.0), (1, 0.25, 0.45, 1.2), (2, 0.30, 0.45, np.pi / 2 - 2.6),
     (3, 0.00, 0.40, np.pi - 0.4), (4, 0.00, 0.30, -0.3), (5, 0.20, 0.45, 0.25),
     (0, 0.50, 0.80, 2.3), (3, 0.50, 0.80, -1.3), (5, 0.50, 0.80, -0.45),
     (0, 1.15, 1.45, -2.2), (3, 1.15, 1.45, 1.0), (5, 1.15, 1.45, 0.2),
@@ -268,8 +272,8 @@ class _ScalarModel:
 
 
 def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
-               lever: float = LEVER, drift: float = DRIFT, speed: float = 6.5,
-               stiffness: float = 3700.0, rtol: float = 1e-8) -> Motion:
+               lever: float = LEVER, drift: float = DRIFT, speed: float = 6.1,
+               stiffness: float = 3100.0, rtol: float = 1e-8) -> Motion:
     """Generate a back somersault in pike from a compliant bed, dynamically consistent.
 
     The body shape (six relative joint angles) follows a smooth program: knees and hips
@@ -278,15 +282,23 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     they follow from the whole-body Newton-Euler equations under gravity and the bed's
     load, integrated with :func:`scipy.integrate.solve_ivp`.
 
-    The bed is a spring under the ball of the foot ``P``: ``R = k d (-x_P / L, 1)``, with
+    The athlete faces +x (toes forward; the knee flexes as the shank turns clockwise). The
+    bed is a spring under the middle of the foot ``P`` (``BED_CONTACT`` = 0.3 of the foot
+    length from the ankle: trampolinists land flat-footed): ``R = k d (-x_P / L, 1)``, with
     ``d`` the depth of ``P`` below the bed's surface and ``L = 10 m`` (the force leans
-    slightly toward the point of first contact, the origin). At touchdown the trunk leans
-    forward by 0.3 rad, which puts the centre of mass G above ``P``, and the body does not
-    rotate. The centre of pressure is not fixed at ``P``: it follows the body's lean halfway
-    (``COP_FOLLOW = 0.5``) and sits ``lever`` further back, so that the bed's moment about G
-    is ``lever R_y + 0.5 (r_P - r_G) x R``. With a fixed centre of pressure the stance would
-    be an inverted pendulum whose outcome swings by turns for millimetres of lean; following
-    halfway keeps it tunable and the centre of pressure on the foot. The model applies the
+    slightly toward the point of first contact, the origin). At touchdown the athlete is in
+    a half squat (knees flexed 69 deg) with the trunk leaning forward by 0.32 rad, which
+    puts the centre of mass G above ``P``, and the body does not rotate; the knees extend
+    late in the contact, after the peak bed force. The knees stay ahead of the centre of
+    pressure and the hips behind it while the bed pushes hard, so the net moments are knee
+    and hip extensor and ankle plantarflexor ones, as in a two-legged jump.
+
+    The centre of pressure is not fixed at ``P``: it lies between ``P`` (weight
+    ``COP_FOLLOW = 0.65``) and the point below G (weight 0.35), and ``lever`` further
+    forward, so that the bed's moment about G is ``lever R_y + 0.65 (r_P - r_G) x R``. With a
+    fixed centre of pressure the stance would be an inverted pendulum whose outcome swings
+    by turns for millimetres of lean; following the body's lean in part keeps it tunable
+    and the centre of pressure on the foot. The model applies the
     load as ``R`` at ``P`` plus the free moment ``Motion.contact_moment`` on the foot.
 
     Accelerations are evaluated from the equations at every sample, so
@@ -307,9 +319,9 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
         Forward COM speed at touchdown [m/s]. The default is tuned so that the feet land
         where they touched down.
     speed : float, optional
-        Downward COM speed at touchdown [m/s] (default 6.5, a 2.15 m fall).
+        Downward COM speed at touchdown [m/s] (default 6.1, a 1.9 m fall).
     stiffness : float, optional
-        Bed stiffness ``k`` [N/m] (default 3700; about 0.45 s of contact for 60 kg).
+        Bed stiffness ``k`` [N/m] (default 3100; about 0.5 s of contact for 60 kg).
     rtol : float, optional
         Relative (and absolute) tolerance of the integration (default 1e-8).
 
@@ -322,7 +334,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     --------
     >>> mo = somersault(freq=100.0)
     >>> round(mo.takeoff, 2), round(float((mo.q[-1, 2] - mo.q[0, 2]) / (2 * np.pi)), 2)
-    (0.45, 1.0)
+    (0.5, 1.0)
     """
     from scipy.integrate import solve_ivp
 
@@ -343,7 +355,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     drift = number(drift, "drift", unit="m/s")
     rtol = tolerance(rtol, "rtol", upper=1e-2)
     lean_len = 10.0
-    dist = CONTACT_FRACTION * model.length[3]
+    dist = BED_CONTACT * model.length[3]
     m, mt = model.mass, model.total_mass
 
     def com_and_momentum(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, float]:

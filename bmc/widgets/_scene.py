@@ -56,8 +56,8 @@ def plain_text(text: str) -> str:
     Parameters
     ----------
     text : str
-        A label, possibly with ``$...$`` mathtext (``\\ddot q``, ``\\alpha``, ``^2``,
-        ``_o``, ``\\mathdefault{10^{-14}}``).
+        A label, possibly with ``$...$`` mathtext (``\ddot q``, ``\alpha``, ``^2``,
+        ``_o``, ``\mathdefault{10^{-14}}``).
 
     Returns
     -------
@@ -67,9 +67,9 @@ def plain_text(text: str) -> str:
 
     Examples
     --------
-    >>> plain_text(r"inertial $I_o\\ddot\\alpha$")
+    >>> plain_text(r"inertial $I_o\ddot\alpha$")
     'inertial Iₒα̈'
-    >>> plain_text(r"$\\mathdefault{10^{-14}}$")
+    >>> plain_text(r"$\mathdefault{10^{-14}}$")
     '10⁻¹⁴'
     """
     if "$" not in text:

@@ -31,12 +31,14 @@ export default {
     canvas.style.cssText = `width:${w}px;max-width:100%;aspect-ratio:${w} / ${h};display:block;`;
     el.appendChild(canvas);
     const ctx = canvas.getContext("2d");
-    let poses = null, times = null, pending = false, frames = 0;
+    let poses = null, times = null, path = null, pending = false, frames = 0;
     const load = () => {
-      const p = model.get("poses"), t = model.get("times");
+      const p = model.get("poses"), t = model.get("times"), q = model.get("path");
       poses = new Float32Array(p.buffer.slice(p.byteOffset, p.byteOffset + p.byteLength));
       times = t && t.byteLength
         ? new Float64Array(t.buffer.slice(t.byteOffset, t.byteOffset + t.byteLength)) : null;
+      path = q && q.byteLength
+        ? new Float32Array(q.buffer.slice(q.byteOffset, q.byteOffset + q.byteLength)) : null;
     };
     const draw = () => {
       pending = false;
@@ -50,6 +52,18 @@ export default {
       ctx.clearRect(0, 0, w, h);
       ctx.strokeStyle = "#bbbbbb"; ctx.lineWidth = 1;
       ctx.strokeRect(X(x0), Y(y1), scale * (x1 - x0), scale * (y1 - y0));
+      if (path) {  // the traced point's path up to this frame
+        ctx.strokeStyle = "#666666"; ctx.lineWidth = 1.2; ctx.setLineDash([5, 4]);
+        ctx.beginPath();
+        let on = false;
+        for (let f = 0; f <= k; f++) {
+          const x = path[2 * f], y = path[2 * f + 1];
+          if (Number.isNaN(x) || Number.isNaN(y)) { on = false; continue; }
+          if (on) ctx.lineTo(X(x), Y(y)); else ctx.moveTo(X(x), Y(y));
+          on = true;
+        }
+        ctx.stroke(); ctx.setLineDash([]);
+      }
       const base = k * np_ * 2;
       ctx.strokeStyle = model.get("color"); ctx.lineWidth = 3; ctx.lineCap = "round";
       ctx.beginPath();
@@ -92,6 +106,7 @@ class PoseView(anywidget.AnyWidget):
     _esm = _ESM
     poses = traitlets.Bytes(b"").tag(sync=True)  # float32, (n_frames, n_points, 2) [m]
     times = traitlets.Bytes(b"").tag(sync=True)  # float64, (n_frames,) [s], or empty
+    path = traitlets.Bytes(b"").tag(sync=True)  # float32, (n_frames, 2) [m], or empty
     shape = traitlets.List(traitlets.Int(), [0, 0]).tag(sync=True)
     segments = traitlets.List([]).tag(sync=True)
     limits = traitlets.List(traitlets.Float(), [0.0, 1.0, 0.0, 1.0]).tag(sync=True)
@@ -101,7 +116,8 @@ class PoseView(anywidget.AnyWidget):
     frame = traitlets.Int(0).tag(sync=True)
 
 
-def _validated(poses: ArrayLike, segments: Any, times: ArrayLike | None):
+def _validated(poses: ArrayLike, segments: Any, times: ArrayLike | None,
+               path: ArrayLike | None = None):
     poses = np.asarray(poses, dtype=float)
     if poses.ndim != 3 or poses.shape[2] != 2 or poses.shape[0] < 1 or poses.shape[1] < 1:
         raise ValueError(
@@ -123,10 +139,17 @@ def _validated(poses: ArrayLike, segments: Any, times: ArrayLike | None):
         if times.shape != (n_frames,):
             raise ValueError(f"times must have shape ({n_frames},) [s], one per frame; got "
                              f"{times.shape}")
-    return poses, pairs, times
+    if path is not None:
+        path = np.asarray(path, dtype=float)
+        if path.shape != (n_frames, 2):
+            raise ValueError(f"path must have shape ({n_frames}, 2), a position x, y [m] per "
+                             f"frame; got {path.shape}")
+    return poses, pairs, times, path
 
 
-def _limits(poses: np.ndarray, margin: float) -> list[float]:
+def _limits(poses: np.ndarray, margin: float, path: np.ndarray | None = None) -> list[float]:
+    if path is not None:
+        poses = np.concatenate([poses.reshape(-1, 2), path])
     x, y = poses[..., 0], poses[..., 1]
     x0, x1, y0, y1 = np.nanmin(x), np.nanmax(x), np.nanmin(y), np.nanmax(y)
     pad = margin * max(x1 - x0, y1 - y0, 1e-3)
@@ -158,6 +181,7 @@ def player(
     fps: float = 30.0,
     times: ArrayLike | None = None,
     title: str = "",
+    path: ArrayLike | None = None,
     margin: float = 0.05,
     size: tuple[int, int] = (480, 360),
     interactive: bool = True,
@@ -177,6 +201,9 @@ def player(
         Time of each frame [s], shown above the figure; default: the frame number.
     title : str, optional
         Text shown before the time.
+    path : array_like, shape (n_frames, 2), optional
+        Positions x, y of a traced point [m]: its path so far is drawn dashed under the
+        poses; NaN leaves a gap. Default: no path.
     margin : float, optional
         Space around the poses as a fraction of their largest extent [-]. Default 0.05.
     size : (int, int), optional
@@ -202,10 +229,10 @@ def player(
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
-    poses, pairs, times = _validated(poses, segments, times)
+    poses, pairs, times, path = _validated(poses, segments, times, path)
     if not np.isfinite(fps) or fps <= 0:
         raise ValueError(f"fps must be a positive frame rate [frames/s]; got {fps!r}")
-    limits = _limits(poses, margin)
+    limits = _limits(poses, margin, path)
     fig = _static_figure(poses, pairs, limits, title, 0)
     if not interactive:
         return fig
@@ -217,6 +244,7 @@ def player(
     view = PoseView(
         poses=poses.astype(np.float32).tobytes(),
         times=b"" if times is None else times.astype(np.float64).tobytes(),
+        path=b"" if path is None else path.astype(np.float32).tobytes(),
         shape=[n_frames, n_points], segments=[list(p) for p in pairs], limits=limits,
         size=[int(size[0]), int(size[1])], title=title,
     )

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_sign, check_value, problem
-from bmc.checks._gait import _NB4
+from bmc.checks._gait_inverse_dynamics import _NB4
 
 __all__ = [
     "check_gait_foot_loads",

@@ -94,13 +94,13 @@ def check_least_squares_std(std_tau: Any) -> bool:
 
 
 def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
-    """Question: losing the force plate's torque channel.
+    """Question: losing one force-plate channel (``p.missing``).
 
     Parameters
     ----------
     factor_hip : float
-        Predicted standard deviation of the hip torque without the torque channel divided by
-        the one with it [-].
+        Predicted standard deviation of the hip torque without the force-plate channel
+        ``p.missing`` (0: T, 1: Fx, 2: Fy) divided by the one with it [-].
     can_improve : bool
         Whether removing a measurement can ever make a torque estimate *more* precise.
 
@@ -112,11 +112,11 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
     p = problem("least_squares")
     var = p.sd**2
     dropped = var.copy()
-    dropped[0] = np.inf
+    dropped[int(p.missing)] = np.inf
     ratios = _std_tau(dropped) / _std_tau(var)
     check_value("factor_hip", factor_hip, ratios[2], rtol=1e-3,
-                hint=f"{_NB6}, section 8 (missing force-plate channels): set the torque "
-                     "channel's variance to "
+                hint=f"{_NB6}, section 8 (missing force-plate channels): set the "
+                     "variance of channel p.missing (a row index) to "
                 "infinity (its weight to zero) and recompute the covariance.")
     # Information only adds: A^T W^-1 A grows (in the Loewner order) with every measurement.
     return check_choice("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)),

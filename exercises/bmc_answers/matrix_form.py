@@ -12,7 +12,7 @@ from bmc.checks._core import (
     check_value,
     problem,
 )
-from bmc.checks._matrix_form import _NB3
+from bmc.checks._matrix_formalism import _NB3
 
 __all__ = [
     "check_matrix_form_accelerations",
@@ -50,18 +50,21 @@ def check_matrix_form_skew(skew: Any) -> bool:
 
 
 def _seed_double_pendulum(*, wrong_gravity: bool = False) -> np.ndarray:
-    """Angular accelerations of the source's double pendulum, from its own matrices."""
+    """Angular accelerations of the source's double pendulum, from its own matrices.
+
+    ``M``, ``C`` and ``G`` of :class:`bmc.models.double_pendulum.DoublePendulum` (the
+    source's equations, corrected); ``wrong_gravity`` puts back the source's error, the
+    weight of rod 2 acting on joint 1 with the lever ``l2`` instead of ``l1``.
+    """
+    from bmc.models.double_pendulum import DoublePendulum
+
     p = problem("matrix_form")
-    (m1, m2), (l1, l2), g = p.m, p.l, p.g
-    (t1, t2), (w1, w2) = p.theta, p.omega
-    c, s = math.cos(t1 - t2), math.sin(t1 - t2)
-    M = np.array([[m1 * l1**2 / 3 + m2 * l1**2, m2 * l1 * l2 * c / 2],
-                  [m2 * l1 * l2 * c / 2, m2 * l2**2 / 3]])
-    C = np.array([-m2 * l1 * l2 * s * w2**2 / 2, m2 * l1 * l2 * s * w1**2 / 2])
-    lever = l2 if wrong_gravity else l1
-    G = np.array([-m1 * g * l1 / 2 * math.sin(t1) - m2 * g * lever * math.sin(t1),
-                  -m2 * g * l2 / 2 * math.sin(t2)])
-    return np.linalg.solve(M, C + G)
+    (m1, m2), (l1, l2) = p.m, p.l
+    pend = DoublePendulum(m1, m2, l1, l2, g=p.g)
+    rhs = pend.velocity_terms(p.theta, p.omega) + pend.gravity_terms(p.theta)
+    if wrong_gravity:
+        rhs[0] -= m2 * p.g * (l2 - l1) * math.sin(p.theta[0])
+    return np.linalg.solve(pend.mass_matrix(p.theta), rhs)
 
 
 def _double_pendulum_chain() -> np.ndarray:

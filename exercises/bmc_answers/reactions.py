@@ -1,4 +1,12 @@
-"""Exact checks of exercise set 5 (grader side: never shipped to students)."""
+"""Exact checks of exercise set 5 (grader side: never shipped to students).
+
+Every expected value comes from the student's jumper built by
+:func:`bmc.models.human.human_model`: ``E`` and the accelerations from the tree
+(:meth:`bmc.tree.PlanarTree.jacobian_z`, :meth:`~bmc.tree.PlanarTree.kinematics`), the
+reactions from eq. (3.3) in :func:`bmc.models.human.leg_reactions`. The students' route is
+eq. (2.10) with their own ``E``, ``M`` and ``h``; ``tests/test_checks.py`` checks both
+routes against finite differences and :func:`bmc.reactions.reactions_augmented`.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_choice, check_sign, check_value, problem
-from bmc.checks._reactions import _NB5
+from bmc.checks._joint_reactions import _NB5
 
 __all__ = [
     "check_reactions_E",
@@ -18,57 +26,50 @@ __all__ = [
 
 
 
-def _positions(q: np.ndarray, z: np.ndarray) -> np.ndarray:
-    """Absolute coordinates p = g(q, z) of eq. (3.1): [x2, y2, th2, x3, y3, th3, x4, ...]."""
+def _model():
+    """The student's jumper: :func:`bmc.models.human.human_model`, and its leg indices."""
+    from bmc.models.human import human_model, leg_segments
+
     p = problem("reactions")
-    (l2, l3), (c2, c3, c4) = p.lengths, p.c
-    xh, yh, f2, f3, f4 = q
-    s, c = np.sin, np.cos
-    x2, y2 = xh + z[0] + c2 * s(f2), yh + z[1] - c2 * c(f2)
-    xk, yk = xh + z[0] + l2 * s(f2) + z[2], yh + z[1] - l2 * c(f2) + z[3]
-    x3, y3 = xk + c3 * s(f3), yk - c3 * c(f3)
-    xa, ya = xk + l3 * s(f3) + z[4], yk - l3 * c(f3) + z[5]
-    x4, y4 = xa + c4 * s(f4), ya - c4 * c(f4)
-    return np.array([x2, y2, f2, x3, y3, f3, x4, y4, f4])
+    model = human_model(body_mass=p.body_mass, height=p.height)
+    return model, list(leg_segments(model))
+
+
+def _full(model, legs: list[int], leg_q: np.ndarray) -> np.ndarray:
+    """The tree's coordinates with the leg's ``[x_H, y_H, phi2, phi3, phi4]``, others 0."""
+    q = np.zeros(model.k)
+    q[:2] = leg_q[:2]
+    q[[2 + i for i in legs]] = leg_q[2:]
+    return q
 
 
 def _E() -> np.ndarray:
-    """E = dg/dz at z = 0; g is affine in z, so differences are exact."""
-    q = problem("reactions").q
-    base = _positions(q, np.zeros(6))
-    return np.stack([_positions(q, np.eye(6)[j]) - base for j in range(6)], axis=1)
+    """E = dg/dz of the tree (:meth:`PlanarTree.jacobian_z`), leg rows, hip-knee-ankle columns."""
+    model, legs = _model()
+    rows = [3 * i + r for i in legs for r in range(3)]
+    return model.jacobian_z()[np.ix_(rows, model.joint_columns(["hip", "knee", "ankle"]))]
 
 
-def _accelerations(q: np.ndarray, qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
-    """Second time derivative of p (9,), eq. (3.1) differentiated twice at z = 0."""
+def _accelerations() -> np.ndarray:
+    """pdd (9,): COM accelerations of thigh, shank, foot (:meth:`PlanarTree.kinematics`)."""
     p = problem("reactions")
-    (l2, l3), (c2, c3, c4) = p.lengths, p.c
-    _, _, *phi = q
-    _, _, *w = qd
-    axh, ayh, *a = qdd
-
-    def term(length, k):  # d^2/dt^2 of (length sin phi_k, -length cos phi_k)
-        return length * np.array([a[k] * np.cos(phi[k]) - w[k] ** 2 * np.sin(phi[k]),
-                                  a[k] * np.sin(phi[k]) + w[k] ** 2 * np.cos(phi[k])])
-
-    hip = np.array([axh, ayh])
-    knee = hip + term(l2, 0)
-    ankle = knee + term(l3, 1)
-    return np.concatenate([hip + term(c2, 0), [a[0]], knee + term(c3, 1), [a[1]],
-                           ankle + term(c4, 2), [a[2]]])
+    model, legs = _model()
+    qdd = _full(model, legs, p.qdd)
+    _, _, acc = model.kinematics(_full(model, legs, p.q), _full(model, legs, p.qd), qdd)
+    return np.concatenate([np.r_[acc[i], qdd[2 + i]] for i in legs])
 
 
-def _paper_lambda(pdd: np.ndarray, R: np.ndarray) -> np.ndarray:
-    """Eq. (3.3): each reaction is the bed force minus weight and inertia of what is below."""
+def _lambda(flight: bool = False) -> np.ndarray:
+    """Eq. (3.3) by :func:`bmc.models.human.leg_reactions`; in ``flight``: free fall, R = 0."""
+    from bmc.models.human import leg_reactions
+
     p = problem("reactions")
-    m, g = p.masses, p.g
-    acc = pdd.reshape(3, 3)[:, :2]
-    out = []
-    for first in range(3):  # hip: segments 2-4; knee: 3-4; ankle: 4
-        below = slice(first, 3)
-        out += [R[0] - m[below] @ acc[below, 0],
-                R[1] - m[below].sum() * g - m[below] @ acc[below, 1]]
-    return np.array(out)
+    model, legs = _model()
+    if flight:  # every point accelerates at -g, nothing turns, nothing pushes
+        zero = np.zeros(model.k)
+        return leg_reactions(model, _full(model, legs, p.q), zero,
+                             np.r_[0.0, -model.g, zero[2:]], [0.0, 0.0])
+    return leg_reactions(model, *(_full(model, legs, x) for x in (p.q, p.qd, p.qdd)), p.R)
 
 
 def check_reactions_E(E: Any) -> bool:
@@ -106,9 +107,8 @@ def check_reactions_accelerations(pdd: Any) -> bool:
     bool
         ``True`` if right.
     """
-    p = problem("reactions")
     return check_value(
-        "pdd", pdd, _accelerations(p.q, p.qd, p.qdd), rtol=1e-4, atol=1e-9,
+        "pdd", pdd, _accelerations(), rtol=1e-4, atol=1e-9,
         unit="m/s^2, rad/s^2",
         hint=f"{_NB5}, section 2.2: differentiate x = x_H + c sin(phi), y = y_H - c cos(phi) "
              "twice "
@@ -129,10 +129,8 @@ def check_reactions_lambda(lam: Any) -> bool:
     bool
         ``True`` if right.
     """
-    p = problem("reactions")
-    expected = _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
     return check_value(
-        "lam", lam, expected, rtol=1e-4, atol=1e-6, unit="N",
+        "lam", lam, _lambda(), rtol=1e-4, atol=1e-6, unit="N",
         hint=f"{_NB5}, section 3, eq. (2.10): lambda = E^T (h - M pdd) with M = diag(m2, m2, "
              "J2, ...) "
         "(the J's do not matter: why?) and h holding the weights (-m g on the y rows) and "
@@ -157,13 +155,12 @@ def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) ->
         ``True`` if both are right.
     """
     p = problem("reactions")
-    fall = np.tile([0.0, -p.g, 0.0], 3)
-    flight = _paper_lambda(fall, np.zeros(2))
+    flight = _lambda(flight=True)
     scale = p.masses.sum() * p.g
     check_sign("sign_lam2_flight", sign_lam2_flight, flight[1], atol=1e-9 * scale,
                hint=f"{_NB5}, section 3.1, eq. (3.3): in free fall each segment's weight exactly "
                "provides its acceleration; what is left for the joints?")
-    support = _paper_lambda(_accelerations(p.q, p.qd, p.qdd), p.R)
+    support = _lambda()
     joints = ["hip", "knee", "ankle"]
     return check_choice(
         "largest_vertical", largest_vertical, joints[int(np.argmax(support[1::2]))],

@@ -237,7 +237,7 @@ def lab_page(browser_context, lab_server: LabServer):
 
 @pytest.fixture(scope="session")
 def browser_timings(request: pytest.FixtureRequest) -> list:
-    """Rows (notebook, phase timings [s], explorers, slider moves) for the terminal summary."""
+    """Rows (notebook, phase timings [s], explorers, animations, slider moves) for the summary."""
     return request.config.stash.setdefault(TIMINGS, [])
 
 
@@ -246,14 +246,16 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     rows = config.stash.get(TIMINGS, [])
     if not rows:
         return
-    terminalreporter.section("browser tests: time per notebook [s], explorers, slider moves")
+    terminalreporter.section(
+        "browser tests: time per notebook [s], explorers, animations, slider moves")
     phases = ("open", "run_all", "widgets", "total")
     terminalreporter.line(
-        f"{'notebook':36s}" + "".join(f"{p:>9s}" for p in phases) + "  explorers  moves")
-    for name, timing, explorers, moves in rows:
+        f"{'notebook':36s}" + "".join(f"{p:>9s}" for p in phases)
+        + "  explorers  animations  moves")
+    for name, timing, explorers, animations, moves in rows:
         terminalreporter.line(
             f"{name:36s}" + "".join(f"{timing.get(p, float('nan')):9.1f}" for p in phases)
-            + f"{explorers:11d}{moves:7d}"
+            + f"{explorers:11d}{animations:12d}{moves:7d}"
         )
-    total = sum(timing.get("total", 0.0) for _, timing, _, _ in rows)
+    total = sum(row[1].get("total", 0.0) for row in rows)
     terminalreporter.line(f"{'all notebooks':36s}{'':27s}{total:9.1f}")

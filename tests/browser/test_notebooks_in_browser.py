@@ -12,11 +12,17 @@ What is checked, for each ``notebooks/*.ipynb`` (a glob: new notebooks are picke
    page only there: ipywidgets sends them to the log console, never to a cell's outputs.
 4. Widgets render: every widget view in the model shows up in the page (within 30 s), and
    if the notebook uses ``bmc.widgets`` there is at least one ``.bmc-explorer``.
-5. Every enabled slider of every explorer is moved one step with the keyboard (as a student
-   with arrow keys would) and the explorer's figure (the pixels of the ``<canvas>`` the
-   browser draws it on, or the ``<img>`` of the inline-PNG renderer) or its text must change
-   to something that is not a traceback.
-6. A screenshot goes to ``tests/browser/screenshots/<notebook>.png`` (git-ignored).
+5. Every explorer and every animation renders: the page holds one ``.bmc-player`` per
+   animation the kernel displayed (an output whose text is ``Animation(...)`` or
+   ``Player(...)``) and one other ``.bmc-explorer`` per other widget view; each is visible and
+   drawn (a ``<canvas>`` with at least one painted pixel, or a loaded ``<img>``).
+6. Every enabled slider of every explorer (an animation's frame slider included) is moved
+   one step with the keyboard (as a student with arrow keys would) and the explorer's figure
+   (the pixels of the ``<canvas>`` the browser draws it on, or the ``<img>`` of the inline-PNG
+   renderer) or its text must change to something that is not a traceback.
+7. Play is pressed on every animation: the frame drawn in the browser must advance (by
+   ``PLAY_FRAMES`` within ``PLAY_TIMEOUT``), then it is paused.
+8. A screenshot goes to ``tests/browser/screenshots/<notebook>.png`` (git-ignored).
 
 Three helper notebooks next to this file are controls, never course material:
 ``widget_smoke.ipynb`` (a working explorer: every check must pass and two sliders must move
@@ -67,6 +73,8 @@ WIDGET_CHANGE_TIMEOUT = 60.0  # one slider step: the kernel recomputes and redra
 SETTLE = 1.0  # the page must look finished for this long before it counts as finished
 POLL = 0.25
 GRACE = 3.0  # after the kernel handled a slider change, the new output must show within this
+PLAY_TIMEOUT = 10.0  # pressing play: the drawn frame must advance by PLAY_FRAMES within this
+PLAY_FRAMES = 3  # at 20-60 frames/s, three frames take 0.05-0.15 s: slack for a busy machine
 
 ERROR_DISPLAYING_WIDGET = "Error displaying widget"
 STDERR_MIME = "application/vnd.jupyter.stderr"
@@ -117,7 +125,8 @@ JS_STATE = """
   const model = panel.content.model;
   const state = {
     kernel: kernel ? kernel.status : 'none', runAll: window.__bmcRunAll || '',
-    running: 0, unexecuted: 0, errors: [], stderr: [], widgetViews: 0, mentionsBmcWidgets: false,
+    running: 0, unexecuted: 0, errors: [], stderr: [], widgetViews: 0, animationViews: 0,
+    mentionsBmcWidgets: false,
   };
   for (let i = 0; i < model.cells.length; i++) {
     const cell = model.cells.get(i);
@@ -135,6 +144,9 @@ JS_STATE = """
         state.stderr.push(`cell ${i}: ${text.slice(0, 500)}`);
       } else if (out.data && out.data['%WIDGET%']) {
         state.widgetViews += 1;
+        // what the kernel says it displayed: bmc.drawing.animation or the player itself
+        const text = [].concat(out.data['text/plain'] || []).join('');
+        if (/^(Animation|Player)\\(/.test(text)) state.animationViews += 1;
       }
     }
   }
@@ -171,7 +183,8 @@ JS_PAGE_PROBLEMS = """
   return {
     problems,
     renderedViews,
-    explorers: node.querySelectorAll('.bmc-explorer').length,
+    explorers: node.querySelectorAll('.bmc-explorer:not(.bmc-player)').length,
+    animations: node.querySelectorAll('.bmc-player').length,
     widgets: node.querySelectorAll('.jupyter-widgets').length,
   };
 }
@@ -189,6 +202,26 @@ JS_SIGNATURE = """
   return Array.from(el.querySelectorAll('canvas')).map((c) => hash(c.toDataURL())).join('|')
     + '#' + Array.from(el.querySelectorAll('.widget-output img')).map((i) => i.src).join('|')
     + '#' + Array.from(el.querySelectorAll('.widget-output')).map((o) => o.textContent).join('|');
+}
+"""
+
+# Is this explorer or animation visible and drawn? Returns a problem, or '' when it is.
+JS_DRAWN = """
+(el) => {
+  const box = el.getBoundingClientRect();
+  if (box.width < 1 || box.height < 1 || getComputedStyle(el).visibility === 'hidden') {
+    return `not visible (${Math.round(box.width)} x ${Math.round(box.height)} px)`;
+  }
+  const painted = (c) => {
+    if (!c.width || !c.height || c.getBoundingClientRect().width < 1) return false;
+    const pixels = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 3; i < pixels.length; i += 4) if (pixels[i]) return true;
+    return false;
+  };
+  const canvases = Array.from(el.querySelectorAll('canvas'));
+  const images = Array.from(el.querySelectorAll('img'));
+  if (canvases.some(painted) || images.some((i) => i.complete && i.naturalWidth > 0)) return '';
+  return `nothing drawn (${canvases.length} blank canvas(es), ${images.length} image(s))`;
 }
 """
 
@@ -212,7 +245,8 @@ class BrowserReport:
     notebook: str
     problems: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # [s] per phase
-    explorers: int = 0
+    explorers: int = 0  # .bmc-explorer views that are not animations
+    animations: int = 0  # .bmc-player views (bmc.drawing.animation, bmc.widgets.animation)
     widgets: int = 0
     slider_moves: int = 0  # slider steps that changed the explorer's output
 
@@ -333,6 +367,44 @@ def _exercise_explorers(page: Page, report: BrowserReport) -> None:
             _move_slider(page, explorer, handle, report, f"explorer {i + 1}, {label.strip()}")
 
 
+def _check_views(page: Page, report: BrowserReport) -> None:
+    """Every explorer and animation is visible and drawn."""
+    views = page.locator(".bmc-explorer")  # the players carry .bmc-explorer too
+    for i in range(views.count()):
+        view = views.nth(i)
+        view.scroll_into_view_if_needed()
+        problem = view.evaluate(JS_DRAWN)
+        if problem:
+            kind = "animation" if "bmc-player" in (view.get_attribute("class") or "") else (
+                "explorer")
+            report.problems.append(f"{kind} {i + 1}: {problem}")
+
+
+def _press_play(page: Page, report: BrowserReport) -> None:
+    """Press Play on every animation: the frame drawn in the browser must advance; pause."""
+    players = page.locator(".bmc-player")
+    for i in range(players.count()):
+        player = players.nth(i)
+        drawing = player.locator("[data-frames]")
+        buttons = player.locator(".widget-play button")
+        if not drawing.count() or buttons.count() < 2:
+            report.problems.append(f"animation {i + 1}: no drawing or no play button")
+            continue
+        player.scroll_into_view_if_needed()
+        start = int(drawing.get_attribute("data-frame"))
+        buttons.nth(0).click()
+        deadline = time.monotonic() + PLAY_TIMEOUT
+        frame = start
+        while frame < start + PLAY_FRAMES and time.monotonic() < deadline:
+            time.sleep(POLL / 5)
+            frame = int(drawing.get_attribute("data-frame"))
+        buttons.nth(1).click()  # pause: no more frames while the next one is checked
+        if frame < start + PLAY_FRAMES:
+            report.problems.append(
+                f"animation {i + 1}: pressing play moved the drawn frame {start} -> {frame} "
+                f"in {PLAY_TIMEOUT:.0f} s")
+
+
 def check_notebook_in_browser(page: Page, server, path: str, *,
                               screenshot: Path | None = None) -> BrowserReport:
     """Open ``path`` (relative to the server root) in JupyterLab, run it, move its widgets.
@@ -388,12 +460,25 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
             f"{rendered['renderedViews']} of {state['widgetViews']} widget view(s) rendered "
             f"within {WIDGET_RENDER_TIMEOUT:.0f} s")
     report.explorers, report.widgets = rendered["explorers"], rendered["widgets"]
-    if state["widgetViews"] and state["mentionsBmcWidgets"] and not report.explorers:
-        report.problems.append("the notebook uses bmc.widgets but no .bmc-explorer rendered")
+    report.animations = rendered["animations"]
+    if state["widgetViews"] and state["mentionsBmcWidgets"] and not (
+            report.explorers or report.animations):
+        report.problems.append("the notebook uses bmc.widgets but no .bmc-explorer or "
+                               ".bmc-player rendered")
+    # every widget view of the course is an explorer or an animation
+    expected = {"animations": state["animationViews"],
+                "explorers": state["widgetViews"] - state["animationViews"]}
+    if state["mentionsBmcWidgets"] or expected["animations"]:
+        for kind, count in expected.items():
+            if rendered[kind] != count:
+                report.problems.append(f"{rendered[kind]} {kind} in the page, {count} displayed "
+                                       "by the kernel")
     if not state["timed_out"] and state["kernel"] != "dead":
+        _check_views(page, report)
         _exercise_explorers(page, report)
         if report.explorers and not report.slider_moves:
             report.problems.append("no slider of any explorer changed its output")
+        _press_play(page, report)
     report.timings["widgets"] = time.monotonic() - t0
 
     # What the page shows after the widgets moved: tracebacks in (widget) output areas,
@@ -420,7 +505,8 @@ def _run(page: Page, server, path: str, timings: list) -> BrowserReport:
     name = Path(path).stem
     report = check_notebook_in_browser(page, server, path,
                                        screenshot=SCREENSHOTS / f"{name}.png")
-    timings.append((name, report.timings, report.explorers, report.slider_moves))
+    timings.append((name, report.timings, report.explorers, report.animations,
+                    report.slider_moves))
     return report
 
 
@@ -463,6 +549,7 @@ def test_animation_player_plays_in_the_browser(lab_page, lab_server, browser_tim
     report = _run(lab_page, lab_server, f"{CONTROLS_DIR}/animation_player.ipynb",
                   browser_timings)
     assert report.ok, report.describe()
+    assert (report.animations, report.explorers) == (1, 0), report.describe()
     assert report.slider_moves == 1, "its frame slider did not change the drawing"
     view = lab_page.locator(".bmc-player [data-frames]")
     view.wait_for(timeout=WIDGET_RENDER_TIMEOUT * 1000)

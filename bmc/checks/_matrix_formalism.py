@@ -27,12 +27,11 @@ def _rot(axis: str, angle: float) -> np.ndarray:
     return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
 
 
-def _pendulum_3d() -> list[tuple[str, Any, str, str]]:
+def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, Any, str, str]]:
     """Two cylindrical bars hanging from a fixed point, with consistent 3D kinematics."""
-    length, radius, mass = 0.40, 0.03, 2.0
-    i_t = mass * (3 * radius**2 + length**2) / 12
-    i_a = mass * radius**2 / 2
-    inertia = np.array([i_t, i_a, i_t])
+    length, radius = 0.40, 0.03
+    inertia = [m * np.array([(3 * radius**2 + length**2) / 12, radius**2 / 2,
+                             (3 * radius**2 + length**2) / 12]) for m in masses]
     R1 = _rot("z", 0.35) @ _rot("x", 0.20)
     R2 = _rot("z", 0.80) @ _rot("x", -0.15) @ _rot("y", 0.40)
     w1 = np.array([0.6, 1.1, -2.0])     # segment frame [rad/s]
@@ -53,8 +52,8 @@ def _pendulum_3d() -> list[tuple[str, Any, str, str]]:
     aj2 = acc(W1, A1, j2 - j1)
     a2 = aj2 + acc(W2, A2, c2 - j2)
     return [
-        ("mass", [mass, mass], "kg", "masses of bars 1 (upper) and 2 (lower)"),
-        ("inertia", [inertia, inertia], "kg m^2",
+        ("mass", masses, "kg", "masses of bars 1 (upper) and 2 (lower)"),
+        ("inertia", inertia, "kg m^2",
          "principal moments of inertia about each centre of mass, in the bar's own frame "
          "(x, y along the bar, z)"),
         ("R", [R1, R2], "-", "orientation of each bar: columns are the bar's axes in the "
@@ -68,20 +67,32 @@ def _pendulum_3d() -> list[tuple[str, Any, str, str]]:
     ]
 
 
-register_problem(
-    "matrix_form",
-    "Double pendulum of uniform rods (angles from the downward vertical) and a 3D double "
-    "pendulum of two cylindrical bars",
-    lambda: [
+def _matrix_form_entries(bars_mass: tuple[float, float] = (2.0, 2.0)
+                         ) -> list[tuple[str, Any, str, str]]:
+    """Return the double pendulum of notebook 3 and the 3D bars of ``bars_mass`` [kg]."""
+    return [
         ("m", [1.0, 1.0], "kg", "rod masses m1, m2"),
         ("l", [1.0, 0.5], "m", "rod lengths l1, l2"),
         ("g", 9.81, "m/s^2", "gravitational acceleration"),
         ("theta", [np.pi / 10, np.pi / 3], "rad", "rod angles from the downward vertical"),
         ("omega", [2 * np.pi, -6 * np.pi], "rad/s", "rod angular velocities"),
         *[("bars_" + name, value, unit, meaning)
-          for name, value, unit, meaning in _pendulum_3d()],
-    ],
+          for name, value, unit, meaning in _pendulum_3d(bars_mass)],
+    ]
+
+
+def _matrix_form_variant(rng: np.random.Generator) -> dict[str, Any]:
+    """Draw a student's bar masses (+-20 %, each bar its own); the inertias follow."""
+    return {"bars_mass": tuple(float(m) for m in 2.0 * rng.uniform(0.8, 1.2, 2))}
+
+
+register_problem(
+    "matrix_form",
+    "Double pendulum of uniform rods (angles from the downward vertical) and a 3D double "
+    "pendulum of two cylindrical bars",
+    _matrix_form_entries,
     vary={"m": 0.2, "l": 0.2, "omega": 0.2},
+    variant=_matrix_form_variant,
 )
 
 
