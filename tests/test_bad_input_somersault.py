@@ -52,4 +52,5 @@ def test_plausible_speeds_give_a_finite_motion_that_lands(speed):
     assert all(np.all(np.isfinite(x)) for x in (mo.q, mo.qd, mo.qdd, mo.contact_force))
     # the flight ends on the bed: the contact point is back near its height at touchdown
     end = mo.model.point(mo.q[-1], *mo.contact_point)
-    assert abs(end[1]) < 0.5  # m; the last sample is up to 1/50 s before the landing
+    # m: the last sample is up to 1/50 s before the landing, falling at about 2 * speed
+    assert abs(end[1]) < 2 * speed / 50.0 + 0.1
