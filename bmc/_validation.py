@@ -488,5 +488,5 @@ def gravity(value: float, name: str = "g") -> float:
     if g == 0:
         return g
     return plausible(g, name, unit="m/s^2", low=1e-3, high=30.0,
-                     quantity="acceleration of free fall (9.81 on Earth)",
+                     quantity="free-fall acceleration (9.81 on Earth)",
                      units={"cm/s^2": 0.01, "mm/s^2": 0.001})
