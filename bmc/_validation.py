@@ -477,3 +477,16 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
             "the arguments must describe the same frames: the same number of frames on "
             f"axis 0 (time), or one frame; got shapes {listing}"
         ) from None
+
+
+def gravity(value: float, name: str = "g") -> float:
+    """Return an acceleration of free fall [m/s^2], zero allowed, refusing cm/s^2 and such.
+
+    Anything from 0 (no gravity) to 30 m/s^2 (beyond Jupiter's 24.8) is accepted.
+    """
+    g = positive(value, name, unit="m/s^2", allow_zero=True)
+    if g == 0:
+        return g
+    return plausible(g, name, unit="m/s^2", low=1e-3, high=30.0,
+                     quantity="free-fall acceleration (9.81 on Earth)",
+                     units={"cm/s^2": 0.01, "mm/s^2": 0.001})

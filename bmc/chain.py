@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, positive
+from bmc._validation import as_array, frames, gravity, plausible, positive
 from bmc.kinematics import forward_kinematics, jacobian, lever_kinematics
 
 __all__ = ["PlanarChain"]
@@ -180,6 +180,12 @@ class PlanarChain:
             raise ValueError(f"lengths [m] must all be > 0; got {lengths.tolist()}")
         if np.any(masses <= 0):
             raise ValueError(f"masses [kg] must all be > 0; got {masses.tolist()}")
+        for name, arr, unit, low, high, quantity, units in (
+                ("lengths", lengths, "m", 1e-3, 10.0, "link length", {"cm": 0.01, "mm": 0.001}),
+                ("masses", masses, "kg", 1e-3, 300.0, "link mass", {"g": 0.001})):
+            for value in arr:
+                plausible(float(value), name, unit=unit, low=low, high=high, quantity=quantity,
+                          units=units)
         if np.any(inertias < 0):
             raise ValueError(f"inertias [kg m^2] must all be >= 0; got {inertias.tolist()}")
         if np.any(com < 0) or np.any(com > lengths):
@@ -193,7 +199,7 @@ class PlanarChain:
         self._com = com
         self._masses = masses
         self._inertias = inertias
-        self._g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        self._g = gravity(g)
         # a[k, j]: lever of segment j's direction in segment k's COM position.
         a = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
         self._a = a
@@ -226,6 +232,10 @@ class PlanarChain:
         >>> arm.n, bool(np.all(arm.com < arm.lengths))
         (2, True)
         """
+        if isinstance(segments, (str, bytes)) or not hasattr(segments, "__iter__"):
+            raise TypeError("segments must be a sequence of segments with length, com, mass "
+                            "and inertia (e.g. bmc.anthropometry.Segment), base first; got "
+                            f"{type(segments).__name__}")
         segments = list(segments)
         try:
             params = [[float(getattr(s, f)) for s in segments]
@@ -499,7 +509,7 @@ class PlanarChain:
             ``E`` [N m].
         """
         q = self._coords(q, "q", "rad")
-        F = self._force(F)
+        F = as_array(F, "F", unit="N", last=2)
         frames(("q", q, 1), ("F", F, 1))
         return -np.einsum("...dn,...d->...n", self.jacobian(q), F)
 

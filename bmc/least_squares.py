@@ -538,6 +538,8 @@ def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray
     numpy.ndarray, shape (..., 3, 6)
         ``d tau / d z``, columns :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
     phi, phid = model.check_motion(phi, phid)
     zero = np.zeros_like(phi)
     base = newton_euler(model, phi, phid, zero, zero).tau
@@ -568,6 +570,17 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
     cov = as_array(cov, "cov")
     if cov.shape[-1] != gain.shape[-1]:
         raise ValueError(f"cov must match gain's {gain.shape[-1]} columns; got {cov.shape}")
+    full = cov.ndim >= 2 and cov.shape[-2] == cov.shape[-1]
+    var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
+    if np.any(var < 0):
+        raise ValueError(
+            f"cov must hold variances (squared units, >= 0); got a negative variance "
+            f"{float(var[var < 0][0]):g}: pass the squares of the standard deviations")
+    if full and np.any(np.linalg.eigvalsh((cov + np.swapaxes(cov, -1, -2)) / 2)
+                       < -1e-9 * np.max(np.abs(var), initial=0.0)):
+        raise ValueError("cov must be a covariance matrix (symmetric positive semi-definite); "
+                         "its smallest eigenvalue is negative: check the signs of the "
+                         "covariances")
     if cov.ndim < 2 or cov.shape[-2] != cov.shape[-1]:
         cov = cov[..., None, :] * np.eye(cov.shape[-1])
     return gain @ cov @ np.swapaxes(gain, -1, -2)
@@ -609,6 +622,11 @@ def paper_covariance(model: Any, meas: Any) -> np.ndarray:
     numpy.ndarray, shape (R * N, 6, 6)
         Diagonal covariances, rows :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
+    if not callable(getattr(meas, "gains", None)):
+        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
+                        f"{type(meas).__name__}")
     gains = meas.gains()
     mid = gains[meas.n_frames // 2]
     force = np.stack([meas.torque_noise, meas.force_noise, meas.force_noise], -1) ** 2
@@ -649,6 +667,11 @@ def propagated_covariance(
     numpy.ndarray, shape (R * N, 6, 6)
         Full covariance of the errors, rows :data:`ROWS`.
     """
+    if not callable(getattr(model, "check_motion", None)):
+        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
+    if not callable(getattr(meas, "gains", None)):
+        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
+                        f"{type(meas).__name__}")
     phi, phid = meas.phi, meas.phid
     tau = model.inverse_dynamics(phi, phid, meas.phidd) if tau is None else as_array(
         tau, "tau", unit="N m", last=3

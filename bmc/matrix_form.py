@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, inertia_tensors, positive, rotation_matrices
 from bmc.rotations import skew
 
 __all__ = ["MatrixForm", "assemble", "joint_loads", "solve"]
@@ -88,8 +88,7 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
     if inertia.shape != (n, 3, 3):
         raise ValueError(f"inertia [kg m^2] must have shape ({n}, 3, 3), one tensor per "
                          f"segment in its own frame; got shape {inertia.shape}")
-    if not np.allclose(inertia, np.swapaxes(inertia, -1, -2), rtol=1e-12, atol=1e-15):
-        raise ValueError("inertia [kg m^2] must be symmetric (I = I^T)")
+    inertia_tensors(inertia, "inertia")
     per_segment = {}
     for name, value, unit, tail in (("R", R, "", (3, 3)), ("rcm", rcm, "m", (3,)),
                                     ("rp", rp, "m", (3,)), ("acm", acm, "m/s^2", (3,)),
@@ -101,7 +100,7 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
         if arr.ndim != len(tail) + 2:
             raise ValueError(f"{name} must have shape ({n}, ...) for one frame or "
                              f"(N, {n}, ...) for N frames; got shape {arr.shape}")
-        per_segment[name] = arr
+        per_segment[name] = rotation_matrices(arr, "R") if name == "R" else arr
     external = {}
     for name, value, unit in (("f_ext", f_ext, "N"), ("p_ext", p_ext, "m"),
                               ("free_moment", free_moment, "N m")):

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, plausible
 from bmc.kinematics import perp
 
 __all__ = ["compression_shear", "contact_force", "moment_arms", "muscle_length", "path_points"]
@@ -43,7 +43,16 @@ def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
     """Global attachment points (..., P, 2), body indices, joint positions (..., n, 2)."""
     lengths = as_array(lengths, "lengths", unit="m", ndim=1)
     n = lengths.shape[0]
+    if n == 0 or np.any(lengths <= 0):
+        raise ValueError(f"lengths [m] must hold one positive length per segment; got "
+                         f"{lengths.tolist()}")
+    for value in lengths:
+        plausible(float(value), "lengths", unit="m", low=1e-3, high=10.0,
+                  quantity="segment length", units={"cm": 0.01, "mm": 0.001})
     q = as_array(q, "q", unit="rad", last=n)
+    if isinstance(attachments, (str, bytes)) or not hasattr(attachments, "__len__"):
+        raise TypeError("attachments must be a sequence of (body, (u, v)) points, origin "
+                        f"first; got {type(attachments).__name__}")
     if len(attachments) < 2:
         raise ValueError("attachments must hold at least two points (origin and insertion), "
                          f"each (body, (u, v)) with u, v in m; got {len(attachments)}")
@@ -54,7 +63,8 @@ def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
         except (TypeError, ValueError):
             raise ValueError(f"attachments[{k}] must be (body, (u, v)) with body an integer "
                              f"from 0 (base) to {n} and u, v in m; got {item!r}") from None
-        if not isinstance(body, (int, np.integer)) or not 0 <= body <= n:
+        if isinstance(body, (bool, np.bool_)) or not isinstance(body, (int, np.integer)) \
+                or not 0 <= body <= n:
             raise ValueError(f"attachments[{k}]: body must be an integer from 0 (base) to {n} "
                              f"(segment number, 1-based); got {body!r}")
         bodies.append(int(body))
@@ -166,7 +176,15 @@ def moment_arms(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> np.n
     points, bodies, joints = _path(lengths, q, attachments)
     n = joints.shape[-2]
     pieces = np.diff(points, axis=-2)
-    unit = pieces / np.linalg.norm(pieces, axis=-1, keepdims=True)      # (..., P-1, 2)
+    size = np.linalg.norm(pieces, axis=-1, keepdims=True)
+    if np.any(size == 0):
+        where = np.argwhere(size[..., 0] == 0)[0]
+        raise ValueError(
+            f"attachments {int(where[-1])} and {int(where[-1]) + 1} coincide"
+            + (f" in frame {tuple(int(i) for i in where[:-1])}" if where.size > 1 else "")
+            + ": the direction of that piece of the path, and so the moment arm, is "
+            "undefined (a singular configuration); move one point or drop it")
+    unit = pieces / size                                                  # (..., P-1, 2)
     r = np.zeros(points.shape[:-2] + (n,))
     for j in range(n):
         rel = points - joints[..., j:j + 1, :]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, positive
+from bmc._validation import as_array, frames, inertia_tensors, positive, rotation_matrices
 from bmc.kinematics import cross2
 
 __all__ = ["LowerLimbResult", "invdyn2d", "invdyn3d", "joint_loads3d", "lower_limb"]
@@ -284,6 +284,14 @@ def _segment_parameters(segments: object) -> tuple[np.ndarray, np.ndarray, np.nd
         raise ValueError(
             f"segments need positive masses and non-negative inertias; got mass {mass} kg, "
             f"inertia {inertia} kg m^2"
+        )
+    if np.any((frac < 0) | (frac > 1)):
+        hint = (f"it looks like percent: pass {np.round(frac / 100, 4).tolist()}"
+                if np.all((frac >= 0) & (frac <= 100)) else
+                "check the value: 0 puts the COM at the proximal joint, 1 at the distal one")
+        raise ValueError(
+            f"segments.com_fraction [-] must be fractions of the segment length from 0 to 1 "
+            f"(the COM lies within its segment); got {frac.tolist()}: {hint}"
         )
     return mass, inertia, frac
 
@@ -587,9 +595,10 @@ def invdyn3d(
         ("rcm", rcm, "m"), ("rd", rd, "m"), ("rp", rp, "m"), ("acm", acm, "m/s^2"),
         ("omega", omega, "rad/s"), ("omegadot", omegadot, "rad/s^2"), ("Fd", Fd, "N"),
         ("Md", Md, "N m"))}
-    R = as_array(R, "R", last=(3, 3), ndim=(2, 3))
+    R = rotation_matrices(R, "R", ndim=(2, 3))
     mass = positive(mass, "mass", unit="kg")
-    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3), ndim=2)
+    inertia = inertia_tensors(as_array(inertia, "inertia", unit="kg m^2", last=(3, 3), ndim=2),
+                              "inertia")
     frames(*[(k, v, 1) for k, v in vec.items()], ("R", R, 2))
     gravity = np.array([0.0, -positive(g, "g", unit="m/s^2", allow_zero=True), 0.0])
     w = vec["omega"]
@@ -670,8 +679,11 @@ def joint_loads3d(
         raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
     mass = as_array(mass, "mass", unit="kg", ndim=1)
     n = mass.size
-    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(n, 3, 3), ndim=3)
-    R = as_array(R, "R", last=(n, 3, 3), ndim=(3, 4))
+    if np.any(mass <= 0):
+        raise ValueError(f"mass [kg] must hold one positive mass per segment; got {mass}")
+    inertia = inertia_tensors(
+        as_array(inertia, "inertia", unit="kg m^2", last=(n, 3, 3), ndim=3), "inertia")
+    R = rotation_matrices(as_array(R, "R", last=(n, 3, 3), ndim=(3, 4)), "R")
     seg = {name: as_array(value, name, unit=unit, last=(n, 3), ndim=(2, 3))
            for name, value, unit in (("rcm", rcm, "m"), ("rp", rp, "m"), ("acm", acm, "m/s^2"),
                                      ("omega", omega, "rad/s"),

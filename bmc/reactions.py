@@ -191,6 +191,10 @@ def reactions_newton_euler(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: 
     torques : numpy.ndarray, shape (..., p)
         Joint torques on the distal segment at the same joints [N m].
     """
+    if not isinstance(model, PlanarTree):
+        raise TypeError(f"model must be a PlanarTree (e.g. human_model()); got "
+                        f"{type(model).__name__}")
+    model.check_contact_point(contact_point)
     path = []
     i = model.segment_index(contact_point[0])
     while model.parent[i] >= 0:
@@ -271,6 +275,10 @@ def inverse_dynamics(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayL
     -------
     InverseDynamics
     """
+    if not isinstance(model, PlanarTree):
+        raise TypeError(f"model must be a PlanarTree (e.g. human_model()); got "
+                        f"{type(model).__name__}")
+    model.check_contact_point(contact_point)
     q = model.check_coordinates(q)
     i = model.segment_index(contact_point[0])
     Mbar, d, hg = minimal_form(model, q, qd, model.applied_forces(q))

@@ -402,4 +402,8 @@ def overall_rmse(estimate: ArrayLike, truth: ArrayLike) -> float:
     >>> print(round(overall_rmse([[1.0, 0.0], [-1.0, 0.0]], [[0.0, 0.0], [0.0, 2.0]]), 4))
     1.2247
     """
-    return float(np.sqrt(np.mean(rmse(estimate, truth) ** 2)))
+    per_channel = rmse(estimate, truth)
+    if per_channel.size == 0:
+        raise ValueError(f"estimate and truth need at least one channel; got shape "
+                         f"{np.shape(estimate)}")
+    return float(np.sqrt(np.mean(per_channel ** 2)))

@@ -94,6 +94,9 @@ def tidy(expr: sp.Expr | sp.Matrix, q: Sequence, *, factor: bool = False):
     sympy.Expr or sympy.Matrix
         The same quantity, simplified.
     """
+    if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
+        raise TypeError(f"q must be a sequence of the coordinates q(t) (sympy functions of t); "
+                        f"got {type(q).__name__}")
     forward, back = _plain(q)
     return _canonical(sp.sympify(expr).xreplace(forward), factor=factor).xreplace(back)
 
@@ -534,6 +537,9 @@ def broadcast_lambdify(args: Sequence, expr: sp.Matrix | sp.Expr) -> Callable[..
     >>> f(np.array([1.0, 2.0, 3.0])).shape
     (3, 2, 2)
     """
+    if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
+        raise TypeError(f"args must be a sequence of the sympy symbols the expression takes; "
+                        f"got {type(args).__name__}")
     matrix = isinstance(expr, sp.MatrixBase)
     shape = expr.shape if matrix else ()
     entries = list(expr) if matrix else [expr]

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, gravity, integer, number
 from bmc.kinematics import cross2, lever_kinematics, perp
 
 __all__ = ["G", "PlanarTree"]
@@ -133,11 +133,18 @@ class PlanarTree:
                  direction: ArrayLike, length: ArrayLike, com: ArrayLike, mass: ArrayLike,
                  inertia: ArrayLike, *, g: float = G,
                  joint_names: Sequence[str] | None = None) -> None:
+        if isinstance(names, str) or not hasattr(names, "__iter__") or not all(
+                isinstance(s, str) for s in names):
+            raise TypeError(f"names must be a sequence of segment names (str); got {names!r}")
         names = tuple(str(s) for s in names)
         n = len(names)
         if n < 1:
             raise ValueError("names must list at least one segment")
-        parent = tuple(int(p) for p in parent)
+        if isinstance(parent, str) or not hasattr(parent, "__iter__"):
+            raise TypeError(f"parent must be a sequence of segment indices (int); got "
+                            f"{parent!r}")
+        parent = tuple(integer(p, "parent", minimum=-1, what="index of the parent segment")
+                       for p in parent)
         if len(parent) != n or parent[0] != -1 or any(
                 not 0 <= p < i for i, p in enumerate(parent) if i > 0):
             raise ValueError(
@@ -158,6 +165,14 @@ class PlanarTree:
         for label in ("mass", "inertia", "length"):
             if np.any(arrays[label] <= 0):
                 raise ValueError(f"{label} must be positive; got {arrays[label]}")
+        outside = (arrays["com"] < 0) | (arrays["com"] > arrays["length"])
+        if np.any(outside):
+            i = int(np.argmax(outside))
+            raise ValueError(
+                f"com [m] is the distance from each segment's proximal end to its centre of mass "
+                f"and must lie within the segment, 0 <= com <= length; got com "
+                f"{arrays['com'][i]:g} m for the {arrays['length'][i]:g} m {names[i]}: check the "
+                "unit (a fraction such as 0.43 must be multiplied by the length first)")
         if joint_names is None:
             joint_names = [f"joint{j + 1}" for j in range(n - 1)]
         joint_names = tuple(str(s) for s in joint_names)
@@ -167,7 +182,7 @@ class PlanarTree:
         object.__setattr__(self, "parent", parent)
         for label, arr in arrays.items():
             object.__setattr__(self, label, arr)
-        object.__setattr__(self, "g", positive(g, "g", unit="m/s^2", allow_zero=True))
+        object.__setattr__(self, "g", gravity(g))
         object.__setattr__(self, "joint_names", joint_names)
         # A[i, k]: distance along e_k from the proximal end of ancestor k to the next joint on
         # the path to segment i; S[i, j] = 1 if joint j lies on the path from the base to i.
@@ -219,7 +234,7 @@ class PlanarTree:
             if segment not in self.names:
                 raise ValueError(f"unknown segment {segment!r}; the segments are {self.names}")
             return self.names.index(segment)
-        i = int(segment)
+        i = integer(segment, "segment", what="index or name of a segment")
         if not 0 <= i < self.n:
             raise ValueError(f"segment index must be in 0..{self.n - 1}; got {segment!r}")
         return i
@@ -236,13 +251,37 @@ class PlanarTree:
                         f"unknown joint {jnt!r}; the joints are {self.joint_names}")
                 j = self.joint_names.index(jnt)
             else:
-                j = int(jnt)
+                j = integer(jnt, "joints", what="index or name of a joint")
                 if not 0 <= j < self.n - 1:
                     raise ValueError(f"joint index must be in 0..{self.n - 2}; got {jnt!r}")
             idx += [2 * j, 2 * j + 1]
         return np.asarray(idx, dtype=int)
 
     # ------------------------------------------------------------------ argument checks
+    def check_contact_point(self, contact_point: tuple[int | str, float],
+                            name: str = "contact_point") -> tuple[int, float]:
+        """Return ``(segment index, distance [m])`` of a contact point, checked.
+
+        The segment is a name or an index; the distance along its axis from its proximal
+        joint must be a finite number of metres within the segment, ``0 <= d <= length``.
+        """
+        if isinstance(contact_point, (str, bytes)) or not hasattr(contact_point, "__len__") \
+                or len(contact_point) != 2:
+            raise TypeError(f"{name} must be a pair (segment name or index, distance [m]), "
+                            f"e.g. ('foot', 0.1); got {contact_point!r}")
+        segment, distance = contact_point
+        try:
+            i = self.segment_index(segment)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{name}[0]: {exc}") from None
+        d = number(distance, f"{name}[1]", unit="m")
+        if not 0 <= d <= self.length[i]:
+            raise ValueError(
+                f"{name}[1] [m] is the distance of the contact point from the proximal joint "
+                f"of {self.names[i]} and must lie on that segment, 0 to {self.length[i]:g} m; "
+                f"got {d:g}: check the unit (cm for m?) and the segment")
+        return i, d
+
     def check_vector(self, value: ArrayLike, name: str, size: int, unit: str) -> np.ndarray:
         """Return ``value`` as a float array whose last axis has ``size`` entries.
 
@@ -294,6 +333,7 @@ class PlanarTree:
 
         Returns shape (..., 2) [m].
         """
+        distance = number(distance, "distance", unit="m")
         q = self.check_coordinates(q)
         i = self.segment_index(segment)
         return self.joint_positions(q)[..., i, :] + distance * self.axes(q[..., 2:])[..., i, :]
@@ -488,8 +528,8 @@ class PlanarTree:
                                  "contact_force or contact_moment")
             f = (np.zeros(2) if contact_force is None
                  else as_array(contact_force, "contact_force", unit="N", last=2))
-            i = self.segment_index(contact_point[0])
-            lever = (float(contact_point[1]) - self.com[i]) * self.axes(q[..., 2:])[..., i, :]
+            i, dist = self.check_contact_point(contact_point)
+            lever = (dist - self.com[i]) * self.axes(q[..., 2:])[..., i, :]
             h = h + np.zeros(f.shape[:-1] + (1, 1))
             h[..., i, :2] += f
             h[..., i, 2] += cross2(lever, f)

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from bmc._validation import integer
+
 __all__ = ["Arrow", "Drawing", "Moment"]
 
 
@@ -252,16 +254,25 @@ def _connectivity(n_points: int, parents: Sequence[int] | None,
     """Segments as (proximal, distal) point indices: a chain, a parent list or pairs."""
     if parents is not None and segments is not None:
         raise ValueError("give either parents or segments, not both")
+    name = "segments" if segments is not None else "parents"
     if segments is not None:
-        pairs = [tuple(int(i) for i in s) for s in segments]
+        pairs = []
+        for s in segments:
+            if isinstance(s, (str, bytes)) or not hasattr(s, "__len__") or len(s) != 2:
+                raise ValueError(f"segments must be (proximal, distal) pairs of point indices; "
+                                 f"got {s!r}")
+            pairs.append(tuple(integer(i, "segments", what="point index") for i in s))
     elif parents is not None:
         if len(parents) != n_points:
             raise ValueError(f"parents must give one parent index per point ({n_points}), -1 "
                              f"for a root; got {len(parents)}")
-        pairs = [(int(p), j) for j, p in enumerate(parents) if p >= 0]
+        pairs = [(p, j) for j, p in enumerate(
+            integer(p, "parents", minimum=-1, what="index of the parent point") for p in parents)
+            if p >= 0]
     else:
         pairs = [(j, j + 1) for j in range(n_points - 1)]
     for a, b in pairs:
-        if not (0 <= a < n_points and 0 <= b < n_points) or len((a, b)) != 2:
-            raise ValueError(f"segment ({a}, {b}) names a point outside 0..{n_points - 1}")
+        if not (0 <= a < n_points and 0 <= b < n_points):
+            raise ValueError(f"{name}: segment ({a}, {b}) names a point outside "
+                             f"0..{n_points - 1}")
     return pairs

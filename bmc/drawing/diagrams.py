@@ -117,6 +117,10 @@ def segment_diagram(
     length = float(np.hypot(*(rd - rp)))
     if length == 0:
         raise ValueError("proximal and distal [m] coincide: the segment has no length to draw")
+    for label, value in (("forces", forces), ("moments", moments)):
+        if value is not None and not isinstance(value, Mapping):
+            raise TypeError(f"{label} must be a mapping of label to (point, value), e.g. "
+                            f"{{'F_p': ([0, 0], [0, 10])}}; got {type(value).__name__}")
     loads = []
     for name, (point, vec) in (forces or {}).items():
         loads.append((name, as_array(point, f"forces[{name!r}] point", unit="m", last=2,
@@ -270,6 +274,10 @@ def free_body_diagram(
     ['m_{2} g', '\\mathbf{F}_{2}', '\\mathbf{F}_{e}']
     >>> plt.close("all")
     """
+    from bmc.chain import PlanarChain
+
+    if not isinstance(chain, PlanarChain):
+        raise TypeError(f"chain must be a PlanarChain; got {type(chain).__name__}")
     n = chain.n
     q = as_array(q, "q", unit="rad", last=n, ndim=1)
     qd = np.zeros(n) if qd is None else as_array(qd, "qd", unit="rad/s", last=n, ndim=1)
@@ -346,6 +354,11 @@ def lower_limb_diagrams(
     ...                                          run.segments.mass)  # doctest: +SKIP
     >>> plt.close("all")
     """
+    from bmc.newton_euler import LowerLimbResult
+
+    if not isinstance(result, LowerLimbResult):
+        raise TypeError("result must be the LowerLimbResult of bmc.newton_euler.lower_limb; "
+                        f"got {type(result).__name__}")
     grf = as_array(grf, "grf", last=3, ndim=2)
     masses = as_array(masses, "masses", unit="kg", last=3, ndim=1)
     n_frames = result.markers.shape[0]

@@ -135,8 +135,11 @@ def strobe(
     n_frames = pts.shape[0]
     if every is None:
         every = max(1, round(n_frames / 12))
-    if not isinstance(every, (int, np.integer)) or every < 1:
+    if isinstance(every, (bool, np.bool_)) or not isinstance(every, (int, np.integer)) \
+            or every < 1:
         raise ValueError(f"every must be a positive integer (frames); got {every!r}")
+    if not isinstance(cmap, str) or cmap not in mpl.colormaps:
+        raise ValueError(f"cmap must name a matplotlib colormap (e.g. 'viridis'); got {cmap!r}")
     pairs = _connectivity(pts.shape[1], parents, segments)
     if times is not None:
         times = as_array(times, "times", unit="s", ndim=1)
@@ -349,6 +352,9 @@ def animation(
                              f"{times.size}")
     if not isinstance(interval, (int, np.integer)) or interval <= 0:
         raise ValueError(f"interval [ms] must be a positive integer; got {interval!r}")
+    if isinstance(dpi, (bool, np.bool_)) or not isinstance(dpi, (int, np.integer)) \
+            or not 10 <= dpi <= 600:
+        raise ValueError(f"dpi (dots per inch) must be an integer from 10 to 600; got {dpi!r}")
     path_xy = _per_frame(path, n_frames, pts, "path", "m")
     every = max(1, round(n_frames / 12)) if every is None else every
     kwargs = {"every": every, **strobe_kwargs}

@@ -14,11 +14,17 @@ counter-clockwise positive.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import BMCWarning, allocation, as_array, gravity, integer, positive
+
+#: Most Euler steps one call may take (about a microsecond each: under a minute).
+_MAX_STEPS = 50_000_000
+#: Growth of the state beyond which the Euler step is reported as unstable.
+_GROWTH = 1e12
 
 __all__ = ["DoublePendulum", "euler_double_pendulum"]
 
@@ -79,7 +85,7 @@ class DoublePendulum:
         self.m2 = positive(m2, "m2", unit="kg")
         self.l1 = positive(l1, "l1", unit="m")
         self.l2 = positive(l2, "l2", unit="m")
-        self.g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        self.g = gravity(g)
 
     def __repr__(self) -> str:
         return (f"DoublePendulum(m1={self.m1:g}, m2={self.m2:g}, l1={self.l1:g}, "
@@ -182,8 +188,17 @@ class DoublePendulum:
         numpy.ndarray, shape (4,)
             ``(omega1, omega2, alpha1, alpha2)`` [rad/s, rad/s^2].
         """
-        th1, th2, w1, w2 = (float(v) for v in y)     # plain floats: ~20x faster than arrays
-        q1, q2 = (0.0, 0.0) if Q is None else (float(v) for v in Q)
+        try:
+            th1, th2, w1, w2 = (float(v) for v in y)  # plain floats: ~20x faster than arrays
+        except (TypeError, ValueError):
+            as_array(y, "y", unit="rad, rad/s", last=4, ndim=1)
+            raise ValueError(f"y must hold 4 finite numbers (theta1, theta2, omega1, omega2); "
+                             f"got {y!r}") from None
+        try:
+            q1, q2 = (0.0, 0.0) if Q is None else (float(v) for v in Q)
+        except (TypeError, ValueError):
+            as_array(Q, "Q", unit="N m", last=2, ndim=1)
+            raise ValueError(f"Q [N m] must hold 2 numbers; got {Q!r}") from None
         al1, al2 = _solve(self.coefficients, th1, th2, w1, w2, q1, q2)
         return np.array([w1, w2, al1, al2])
 
@@ -272,19 +287,52 @@ def euler_double_pendulum(pend: DoublePendulum, y0: ArrayLike, t_end: float, *, 
     y0 = as_array(y0, "y0", last=4, ndim=1)
     t_end = positive(t_end, "t_end", unit="s")
     dt = positive(dt, "dt", unit="s")
-    if not isinstance(every, int) or every < 1:
-        raise ValueError(f"every must be a positive integer; got {every!r}")
+    every = integer(every, "every", minimum=1, what="keep every every-th step")
+    if dt > t_end:
+        raise ValueError(
+            f"dt [s] must be no longer than the run (t_end = {t_end:g} s); got dt = {dt:g} s, "
+            "which would return the initial state only: take dt of 1e-4 to 1e-3 s"
+        )
     n_steps = int(round(t_end / dt))
+    if n_steps > _MAX_STEPS:
+        raise ValueError(
+            f"dt [s] = {dt:g} s over t_end = {t_end:g} s needs {n_steps:.3g} Euler steps, more "
+            f"than {_MAX_STEPS:.0e} (about a minute of computing): raise dt (1e-4 s is "
+            "plenty to see Euler's drift) or shorten t_end"
+        )
+    allocation(n_steps // every + 1, 4, "dt [s] and every", what="kept steps",
+               hint="raise every or dt")
     k_pend = pend.coefficients
     th1, th2, w1, w2 = (float(v) for v in y0)
     keep = np.empty((n_steps // every + 1, 4))
     keep[0] = th1, th2, w1, w2
     k = 1
-    for i in range(1, n_steps + 1):
-        al1, al2 = _solve(k_pend, th1, th2, w1, w2, 0.0, 0.0)
-        th1, th2, w1, w2 = th1 + dt * w1, th2 + dt * w2, w1 + dt * al1, w2 + dt * al2
-        if i % every == 0:
-            keep[k] = th1, th2, w1, w2
-            k += 1
+    i = 0
+    unstable = (f"the explicit Euler step dt = {dt:g} s is unstable for this pendulum: reduce "
+                "dt (1e-4 s or less) or integrate with bmc.simulate.simulate")
+    try:
+        for i in range(1, n_steps + 1):
+            al1, al2 = _solve(k_pend, th1, th2, w1, w2, 0.0, 0.0)
+            th1, th2, w1, w2 = th1 + dt * w1, th2 + dt * w2, w1 + dt * al1, w2 + dt * al2
+            if i % every == 0:
+                keep[k] = th1, th2, w1, w2
+                k += 1
+    except (ValueError, OverflowError, ZeroDivisionError) as exc:  # sin(inf), inf - inf
+        raise FloatingPointError(
+            f"the state overflowed to infinity at t = {(i - 1) * dt:.6g} s: {unstable}"
+        ) from exc
     keep = keep[:k]
+    bad = ~np.isfinite(keep).all(axis=1)
+    if bad.any():
+        j = int(np.argmax(bad))
+        raise FloatingPointError(
+            f"the state became non-finite by t = {j * every * dt:.6g} s: {unstable}")
+    scale = max(float(np.max(np.abs(y0))), 1.0)
+    size = np.max(np.abs(keep), axis=1)
+    if size.max() > _GROWTH * scale:
+        j = int(np.argmax(size > _GROWTH * scale))
+        warnings.warn(
+            f"explicit Euler: the state grew by a factor {size.max() / scale:.3g} (beyond 1e12 "
+            f"of its initial size from t = {j * every * dt:.6g} s); {unstable}",
+            BMCWarning, stacklevel=2)
     return np.arange(k) * (every * dt), keep

@@ -136,6 +136,9 @@ def leg_segments(model: PlanarTree) -> tuple[int, int, int]:
         If the model has no thigh hanging from the root's base point, shank from the thigh
         and foot from the shank (all pointing down).
     """
+    if not isinstance(model, PlanarTree):
+        raise TypeError(f"model must be a PlanarTree (e.g. human_model()); got "
+                        f"{type(model).__name__}")
     try:
         idx = tuple(model.names.index(s) for s in ("thigh", "shank", "foot"))
     except ValueError as exc:
@@ -233,6 +236,8 @@ def paper_formulas(*, misprint: bool = False):
     """
     import sympy as sp
 
+    if not isinstance(misprint, (bool, np.bool_)):
+        raise TypeError(f"misprint must be True or False; got {misprint!r}")
     xdd, ydd = sp.symbols("xdd_H ydd_H")
     g = sp.Symbol("g", positive=True)
     Rx, Ry = sp.symbols("R_x R_y", real=True)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import positive
+from bmc._validation import number, plausible, positive, tolerance
 from bmc.kinematics import cross2, perp
 from bmc.models.human import SEGMENTS, human_model
 from bmc.tree import PlanarTree
@@ -339,12 +339,21 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     from scipy.integrate import solve_ivp
 
     model = human_model() if model is None else model
+    if not isinstance(model, PlanarTree):
+        raise TypeError(f"model must be a PlanarTree from human_model(); got "
+                        f"{type(model).__name__}")
     if model.names != SEGMENTS:
         raise ValueError(f"somersault needs the human_model() layout {SEGMENTS}; "
                          f"got {model.names}")
     freq = positive(freq, "freq", unit="Hz")
-    speed = positive(speed, "speed", unit="m/s")
+    speed = plausible(positive(speed, "speed", unit="m/s"), "speed", unit="m/s", low=0.5,
+                      high=20.0,
+                      quantity="touchdown speed on a trampoline (a fall of 1 cm to 20 m)",
+                      units={"km/h": 1 / 3.6, "cm/s": 0.01})
     stiffness = positive(stiffness, "stiffness", unit="N/m")
+    lever = number(lever, "lever", unit="m")
+    drift = number(drift, "drift", unit="m/s")
+    rtol = tolerance(rtol, "rtol", upper=1e-2)
     lean_len = 10.0
     dist = BED_CONTACT * model.length[3]
     m, mt = model.mass, model.total_mass
@@ -384,6 +393,11 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
         raise RuntimeError(f"no take-off within 1 s of contact: {sup.message}")
     t_off = float(sup.t_events[0][0])
     fly = solve_ivp(fast.rhs, (t_off, 4.0), sup.y[:, -1], events=landing, args=(False,), **opts)
+    if fly.status != 1:
+        raise RuntimeError(
+            f"no landing between 0.9 s and 4 s after touchdown at speed = {speed:g} m/s: the "
+            "flight is too short or too long for this model; take a speed of 2 to 12 m/s"
+        )
     t_end = float(fly.t[-1])
 
     t = np.arange(0.0, t_end, 1.0 / freq)

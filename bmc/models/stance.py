@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bmc._validation import positive
+from bmc._validation import allocation, plausible, positive
 
 __all__ = ["Stance", "stance_example"]
 
@@ -163,6 +163,11 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
     duration = positive(duration, "duration", unit="s")
     if not isinstance(n_frames, int) or n_frames < 3:
         raise ValueError(f"n_frames must be an integer >= 3; got {n_frames!r}")
+    duration = plausible(duration, "duration", unit="s", low=0.05, high=5.0,
+                         quantity="stance duration", units={"ms": 0.001})
+    allocation(n_frames, 200, "n_frames", what="frames", hint="take 50 to 1000 frames")
+    if not isinstance(planar, (bool, np.bool_)):
+        raise TypeError(f"planar must be True or False; got {planar!r}")
     axes = ("anteroposterior", "longitudinal", "mediolateral")  # about local x, y, z (shank)
     segs = {}
     for name in ("foot", "shank_ankle"):

@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, in_range, positive, same_frames
+from bmc._validation import as_array, in_range, integer, plausible, positive, same_frames
 from bmc.kinematics import lever_kinematics
 
 __all__ = [
@@ -153,7 +153,11 @@ class FourSegmentModel:
         self.com = values["com"]
         self.masses = values["masses"]
         self.inertias = values["inertias"]
-        self.foot_angle = float(as_array(foot_angle, "foot_angle", unit="rad", ndim=0))
+        self.foot_angle = plausible(
+            float(as_array(foot_angle, "foot_angle", unit="rad", ndim=0)), "foot_angle",
+            unit="rad", low=-np.pi / 2, high=np.pi / 2,
+            quantity="heel-to-ankle angle above the ground",
+            units={"degrees": np.pi / 180})
         self.g = positive(g, "g", unit="m/s^2", allow_zero=True)
         # PlanarChain checks the moving segments' parameters and explains what is wrong.
         self.chain = PlanarChain(
@@ -549,6 +553,7 @@ def simulate_sway(
     freq = positive(freq, "freq", unit="Hz")
     amplitude = positive(amplitude, "amplitude", allow_zero=True)
     margin = positive(margin, "margin", unit="s", allow_zero=True)
+    seed = integer(seed, "seed", minimum=0, what="seed of the random phases")
     ref = POSTURE if posture is None else as_array(posture, "posture", unit="rad", ndim=1)
     if np.shape(ref) != (3,):
         raise ValueError(f"posture [rad] must hold 3 segment angles (shank, thigh, HAT); got "
@@ -828,6 +833,8 @@ def measure(
     ):
         raise ValueError(f"realisations must be a positive integer; got {realisations!r}")
     r = int(realisations)
+    for value in np.ravel(np.asarray(seed, dtype=object)):
+        integer(value, "seed", minimum=0, what="seed of the noise")
     sig_m = _per_realisation(marker_noise, "marker_noise", "m", r)
     sig_f = _per_realisation(force_noise, "force_noise", "N", r)
     sig_t = sig_f if torque_noise is None else _per_realisation(

@@ -1,0 +1,82 @@
+"""bmc.drawing: wrong poses, chains, loads and options refused by name."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from bmc import drawing as dr
+from bmc.chain import PlanarChain
+
+ARM = PlanarChain([0.3, 0.35], [0.13, 0.15], [2.0, 1.5], [0.02, 0.018])
+POSES = np.cumsum(np.random.default_rng(0).uniform(0, 0.3, (10, 3, 2)), axis=1)
+VALID = {
+    dr.strobe: {"poses": POSES},
+    dr.animation: {"poses": POSES},
+    dr.free_body_diagram: {"chain": ARM, "q": [0.1, 0.2]},
+    dr.segment_diagram: {"proximal": [0, 0], "distal": [1, 0], "com": [0.5, 0]},
+    dr.model_sketch: {"model": ARM, "q": [0.1, 0.2]},
+    dr.lower_limb_diagrams: {"result": None, "grf": np.zeros((5, 3)), "frame": 0,
+                             "masses": [7.0, 3.0, 1.0]},
+}
+
+
+def case(func, exc, arg, **bad):
+    return func, {**VALID[func], **bad}, exc, arg
+
+
+CASES = [
+    case(dr.strobe, TypeError, "poses", poses="x"),
+    case(dr.strobe, ValueError, "poses", poses=POSES[..., :1]),
+    case(dr.strobe, ValueError, "poses", poses=POSES * np.nan),
+    case(dr.strobe, ValueError, "every", every=1.5),
+    case(dr.strobe, ValueError, "every", every=True),
+    case(dr.strobe, TypeError, "parents", parents=[-1, 0.0, 1]),
+    case(dr.strobe, ValueError, "parents", parents=[-1, 5, 1]),
+    case(dr.strobe, ValueError, "segments", segments=[(0, 1, 2)]),
+    case(dr.strobe, ValueError, "times", times=np.arange(5.0)),
+    case(dr.strobe, ValueError, "forces", forces=np.ones((10, 3))),
+    case(dr.strobe, ValueError, "path", path=7),
+    case(dr.strobe, ValueError, "spread", spread=np.nan),
+    case(dr.strobe, ValueError, "cmap", cmap="nope"),
+    case(dr.animation, ValueError, "interval", interval=-5),
+    case(dr.animation, ValueError, "dpi", dpi="80"),
+    case(dr.free_body_diagram, TypeError, "chain", chain="arm"),
+    case(dr.free_body_diagram, ValueError, "q", q=[0.1]),
+    case(dr.free_body_diagram, ValueError, "q", q=[0.1, np.nan]),
+    case(dr.free_body_diagram, ValueError, "q", q=np.zeros((3, 2))),
+    case(dr.free_body_diagram, ValueError, "segment", segment=5),
+    case(dr.free_body_diagram, ValueError, "segment", segment=1.5),
+    case(dr.free_body_diagram, ValueError, "F", F=[1, 2, 3]),
+    case(dr.free_body_diagram, ValueError, "force_scale", force_scale=-1.0),
+    case(dr.segment_diagram, TypeError, "proximal", proximal="0"),
+    case(dr.segment_diagram, ValueError, "com", com=[0.5, 0, 0]),
+    case(dr.segment_diagram, ValueError, "mass", mass=-1.0),
+    case(dr.segment_diagram, TypeError, "forces", forces=[1, 2]),
+    case(dr.segment_diagram, ValueError, "forces", forces={"F": ([0, 0], [1, 2, 3])}),
+    case(dr.segment_diagram, TypeError, "moments", moments={"M": ([0, 0], "3")}),
+    case(dr.segment_diagram, ValueError, "distal", distal=[0, 0], com=[0, 0]),
+    case(dr.model_sketch, ValueError, "angles", angles="x"),
+    case(dr.model_sketch, ValueError, "q", q=[0.1]),
+    case(dr.lower_limb_diagrams, TypeError, "result", result="r"),
+]
+
+
+@pytest.mark.parametrize(("func", "kwargs", "exc", "arg"), CASES,
+                         ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(CASES)])
+def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
+    try:
+        refuses(func, kwargs, exc, arg)
+    finally:
+        plt.close("all")
+
+
+def test_valid_input_draws_finite_points(rng):
+    poses = np.cumsum(rng.uniform(0, 0.3, (8, 3, 2)), axis=1)
+    d = dr.strobe(poses, parents=[-1, 0, 1], every=2)
+    q = rng.uniform(-1, 1, 2)
+    fbd = dr.free_body_diagram(ARM, q, segment=1, F=rng.uniform(-20, 20, 2))
+    assert all(np.all(np.isfinite(a.vector)) for a in fbd.arrows)
+    assert d.ax is not None
+    plt.close("all")

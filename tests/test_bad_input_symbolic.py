@@ -1,0 +1,49 @@
+"""bmc.symbolic: bad input refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from bmc import symbolic as sy
+
+X = sp.Symbol("x")
+VALID = {
+    sy.newton_euler_equations: {"n": 1},
+    sy.lagrange_equations: {"n": 1},
+    sy.one_link: {},
+    sy.two_link: {},
+    sy.tidy: {"expr": X, "q": []},
+    sy.broadcast_lambdify: {"args": [X], "expr": X},
+}
+
+
+def case(func, exc, arg, **bad):
+    return func, {**VALID[func], **bad}, exc, arg
+
+
+CASES = [
+    case(sy.newton_euler_equations, ValueError, "n", n=0),
+    case(sy.newton_euler_equations, ValueError, "n", n=1.5),
+    case(sy.newton_euler_equations, ValueError, "n", n=True),
+    case(sy.newton_euler_equations, ValueError, "n", n="2"),
+    case(sy.newton_euler_equations, ValueError, "coordinates", coordinates="absolute"),
+    case(sy.lagrange_equations, ValueError, "n", n=2.0),
+    case(sy.lagrange_equations, ValueError, "coordinates", coordinates=None),
+    case(sy.two_link, ValueError, "coordinates", coordinates="x"),
+    case(sy.one_link, ValueError, "about", about=3),
+    case(sy.tidy, TypeError, "q", q=3),
+    case(sy.broadcast_lambdify, TypeError, "args", args=3),
+]
+
+
+@pytest.mark.parametrize(("func", "kwargs", "exc", "arg"), CASES,
+                         ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(CASES)])
+def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
+    refuses(func, kwargs, exc, arg)
+
+
+def test_valid_input_gives_finite_output(rng):
+    f = sy.broadcast_lambdify([X], sp.Matrix([[1, X], [X**2, 2]]))
+    assert np.all(np.isfinite(f(rng.uniform(-3, 3, 7))))
