@@ -188,4 +188,4 @@ def test_grader_check_passes_a_solved_set_in_the_student_environment(tmp_path):
     assert len(checks) >= 3
     for cell in checks:
         plain = "".join("".join(o.get("data", {}).get("text/plain", [])) for o in cell["outputs"])
-        assert plain.endswith("results: All test cases passed!"), cell["outputs"]
+        assert "results: All test cases passed!" in plain, cell["outputs"]

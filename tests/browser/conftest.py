@@ -200,9 +200,14 @@ def lab_server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
         _stop(proc)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser_context(chromium: str, tmp_path_factory: pytest.TempPathFactory):
-    """One headless Chromium (fresh user-data-dir) for the session."""
+    """One headless Chromium (fresh user-data-dir) for the browser tests' module.
+
+    Module scope, not session: while Playwright's sync API is started, the main thread
+    reports a running asyncio loop, which would change how later tests in the same session
+    behave (explorer updates, Playwright in tests/test_site.py).
+    """
     from playwright.sync_api import sync_playwright
 
     manager = sync_playwright().start()
