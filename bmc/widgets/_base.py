@@ -311,7 +311,7 @@ def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[st
                                "text": traceback.format_exc()},)
             state["failed"] = True
             return
-        if state["failed"]:
+        if errors.outputs:  # a message from a refused value or a failed update
             errors.outputs = ()
         state["drawn"], state["failed"] = values, False
 
