@@ -260,3 +260,42 @@ def test_energy_explorer_refuses_what_used_to_hang():
     with pytest.raises(ValueError, match="duration"):
         matrix_formalism.energy_explorer(duration=1e4, interactive=False)
     assert time.perf_counter() - start < 5.0
+
+
+# The animation player (bmc.widgets.animation.player): its frame slider runs in the browser,
+# so what can be bad is what the call passes.
+_POSES = np.zeros((3, 2, 2))
+_POSES[:, 1, 0] = 1.0
+PLAYER_CASES = [
+    ("poses", {"poses": _POSES + 1j}, TypeError),
+    ("poses", {"poses": "abc"}, TypeError),
+    ("poses", {"poses": _POSES[..., 0]}, ValueError),
+    ("fps", {"fps": "30"}, TypeError),
+    ("fps", {"fps": True}, TypeError),
+    ("fps", {"fps": 30 + 1j}, TypeError),
+    ("fps", {"fps": math.nan}, ValueError),
+    ("fps", {"fps": -30.0}, ValueError),
+    ("margin", {"margin": -0.1}, ValueError),
+    ("margin", {"margin": math.nan}, ValueError),
+    ("margin", {"margin": "0.1"}, TypeError),
+    ("size", {"size": (0, 300)}, ValueError),
+    ("size", {"size": (480.5, 300)}, TypeError),
+    ("size", {"size": "480x360"}, TypeError),
+    ("size", {"size": (480, 10**6)}, ValueError),
+    ("segments", {"segments": [(0, 1.5)]}, TypeError),
+    ("segments", {"segments": [(0, 2)]}, ValueError),
+    ("segments", {"segments": "01"}, TypeError),
+    ("times", {"times": [0.0, math.nan, 1.0]}, ValueError),
+    ("times", {"times": [0.0, 1.0]}, ValueError),
+    ("path", {"path": np.zeros((3, 2)) + 1j}, TypeError),
+    ("path", {"path": np.zeros(3)}, ValueError),
+]
+
+
+@pytest.mark.parametrize(("arg", "bad", "exc"), PLAYER_CASES,
+                         ids=[f"{a}-{i}" for i, (a, _, _) in enumerate(PLAYER_CASES)])
+@pytest.mark.parametrize("interactive", [False, True])
+def test_player_refuses_bad_arguments(refuses, arg, bad, exc, interactive):
+    from bmc.widgets import animation
+
+    refuses(animation.player, {"poses": _POSES, "interactive": interactive, **bad}, exc, arg)

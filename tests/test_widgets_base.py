@@ -380,7 +380,7 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
         animation.player(poses[..., 0])
     with pytest.raises(ValueError, match="segments must be pairs"):
         animation.player(poses, [(0, 3)])
-    with pytest.raises(ValueError, match="fps must be a positive"):
+    with pytest.raises(ValueError, match=r"fps \[frames/s\] must be a finite positive"):
         animation.player(poses, fps=0)
     with pytest.raises(ValueError, match=r"path must have shape \(21, 2\)"):
         animation.player(poses, path=poses[:, 1, 0])
