@@ -172,7 +172,8 @@ class _ControlSpec:
         if self.kind == "bool":
             if isinstance(value, bool) or type(value).__name__ == "bool_":
                 return bool(value)
-            raise TypeError(f"{self._what()} must be True or False; {got}")
+            raise TypeError(f"{self._what()} must be True or False; {got}: tick or untick "
+                            "the box, or pass True or False")
         unit = f" {self.unit}" if self.unit else ""
         span = f"[{self.low:g}, {self.high:g}]{unit}"
         if (isinstance(value, bool) or type(value).__name__ == "bool_"
@@ -180,10 +181,13 @@ class _ControlSpec:
             raise TypeError(f"{self._what()} must be a real number in {span}; {got}: "
                             "pass a plain number (no quotes, no imaginary part)")
         if not math.isfinite(value):
-            raise ValueError(f"{self._what()} must be a finite number in {span}; {got}")
+            raise ValueError(f"{self._what()} must be a finite number in {span}; {got}: "
+                             "pass a number in that range (NaN or inf usually comes from a "
+                             "division by zero or an undefined value)")
         if self.kind == "integer":
             if float(value) != int(value):
-                raise TypeError(f"{self._what()} must be a whole number in {span}; {got}")
+                raise TypeError(f"{self._what()} must be a whole number in {span}; {got}: "
+                                "pass an int")
             value = int(value)
         else:
             value = float(value)
