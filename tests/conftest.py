@@ -87,6 +87,28 @@ def refuses():
     return check
 
 
+@pytest.fixture
+def refuses_in_place():
+    """Return ``check(make_box, arg)``: the explorer ``make_box()`` shows an error naming ``arg``.
+
+    The error must be in the explorer's own ``Output`` (``box.errors``), as one stream on
+    stderr; counted with the bad-input cases above.
+    """
+
+    def check(make_box, arg):
+        _BAD_INPUT["tried"] += 1
+        box = make_box()
+        outputs = box.errors.outputs
+        assert len(outputs) == 1 and outputs[0]["name"] == "stderr", outputs
+        message = outputs[0]["text"]
+        assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", message), (
+            f"the message does not name {arg!r}: {message}")
+        _BAD_INPUT["clear"] += 1
+        return message
+
+    return check
+
+
 def pytest_sessionfinish(session):
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: hand the counts to the controller

@@ -20,7 +20,7 @@ from bmc.widgets import explorer
 from bmc.widgets._scene import Scene, plain_text
 
 
-def _sine_explorer(calls: list, *, raise_if=None, renderer="canvas"):
+def _sine_explorer(calls: list, *, raise_if=None, renderer="canvas", values=None):
     t = np.linspace(0.0, 1.0, 51)
     fig, ax = plt.subplots(figsize=(4, 2.5))
     (moving,) = ax.plot(t, np.sin(2 * np.pi * t), label="moving")
@@ -36,7 +36,7 @@ def _sine_explorer(calls: list, *, raise_if=None, renderer="canvas"):
 
     controls = {"frequency": widgets.IntSlider(value=1, min=1, max=5),
                 "phase": widgets.FloatSlider(value=0.0, min=0.0, max=3.0, step=0.1)}
-    box = explorer(fig, update, controls, renderer=renderer)
+    box = explorer(fig, update, controls, renderer=renderer, values=values)
     return box, controls, fig, moving, t
 
 
@@ -161,6 +161,52 @@ def test_an_error_in_update_is_shown_in_place_and_cleared_after():
     assert errors.outputs == ()
     assert len(sent) == 1
     plt.close("all")
+
+
+@pytest.mark.parametrize("renderer", ["canvas", "png"])
+def test_values_are_what_the_explorer_shows_and_its_sliders_say(renderer):
+    calls: list = []
+    box, controls, fig, moving, t = _sine_explorer(calls, renderer=renderer,
+                                                   values={"frequency": 3, "phase": 1.5})
+    assert calls and set(calls) == {(3, 1.5)}  # never drawn at the defaults (1, 0.0)
+    np.testing.assert_allclose(moving.get_ydata(), np.sin(2 * np.pi * 3 * t + 1.5))
+    assert (controls["frequency"].value, controls["phase"].value) == (3, 1.5)
+    if renderer == "canvas":  # the static figure (GitHub, nbviewer) is the one at `values`
+        shown = base64.b64decode(box._repr_mimebundle_()["image/png"])
+        calls.clear()
+        default_box, *_ = _sine_explorer(calls)
+        default = base64.b64decode(default_box._repr_mimebundle_()["image/png"])
+        assert shown != default
+        _record(box)
+        controls["frequency"].value = 1  # moving back to the default recomputes
+        controls["phase"].value = 0.0
+        np.testing.assert_allclose(moving.get_ydata(), np.sin(2 * np.pi * t))
+    assert box.errors.outputs == ()
+    plt.close("all")
+
+
+def test_refused_values_open_the_explorer_at_the_defaults_with_the_message():
+    calls: list = []
+    box, controls, _, moving, t = _sine_explorer(calls, values={"phase": 7.0})
+    assert set(calls) == {(1, 0.0)}
+    np.testing.assert_allclose(moving.get_ydata(), np.sin(2 * np.pi * t))
+    (shown,) = box.errors.outputs
+    assert "phase" in shown["text"] and "[0, 3]" in shown["text"] and "7.0" in shown["text"]
+    controls["phase"].value = 1.0  # a good value clears it
+    assert box.errors.outputs == ()
+    with pytest.raises(ValueError, match=r"phase \(the control 'phase'\) must lie in \[0, 3\]"):
+        explorer(*_sine_figure(), interactive=False, values={"phase": 7.0})
+    with pytest.raises(TypeError, match="frequency .* whole number"):
+        explorer(*_sine_figure(), interactive=False, values={"frequency": 1.5})
+    plt.close("all")
+
+
+def _sine_figure():
+    fig, ax = plt.subplots()
+    (line,) = ax.plot([0.0, 1.0], [0.0, 0.0])
+    controls = {"frequency": widgets.IntSlider(value=1, min=1, max=5),
+                "phase": widgets.FloatSlider(value=0.0, min=0.0, max=3.0, step=0.1)}
+    return fig, lambda frequency, phase: line.set_ydata([phase, phase]), controls
 
 
 def test_png_renderer_is_todays_path_and_bad_names_are_refused(monkeypatch):
@@ -334,7 +380,7 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
         animation.player(poses[..., 0])
     with pytest.raises(ValueError, match="segments must be pairs"):
         animation.player(poses, [(0, 3)])
-    with pytest.raises(ValueError, match="fps must be a positive"):
+    with pytest.raises(ValueError, match=r"fps \[frames/s\] must be a finite positive"):
         animation.player(poses, fps=0)
     with pytest.raises(ValueError, match=r"path must have shape \(21, 2\)"):
         animation.player(poses, path=poses[:, 1, 0])

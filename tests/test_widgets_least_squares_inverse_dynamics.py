@@ -33,7 +33,7 @@ def test_torque_explorer_follows_the_noise(kuo_sway):
 
 
 def test_torque_explorer_rejects_unknown_weights(kuo_sway):
-    with pytest.raises(ValueError, match="weights must be 'paper' or 'propagated'"):
+    with pytest.raises(ValueError, match=r"weights \(the control 'LS weights'\) must be one of"):
         kuo.torque_explorer(kuo_sway, interactive=False, values={"weights": "equal"})
     with pytest.raises(ValueError, match="unknown control"):
         kuo.torque_explorer(kuo_sway, interactive=False, values={"cutoff": 5.0})

@@ -296,6 +296,11 @@ def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
     if isinstance(answer, (bool, np.bool_, str)):
         raise _fail(name, f"must be a number [{unit or '-'}], not {type(answer).__name__} "
                     f"{answer!r}", hint)
+    kind = _element_kind(answer)
+    if kind is not None:
+        raise _fail(name, f"must be a real number or an array of real numbers "
+                    f"[{unit or '-'}]; it holds {kind} ({str(answer)[:60]!r}): "
+                    + _KIND_ADVICE[kind], hint)
     try:
         arr = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
@@ -315,6 +320,39 @@ def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
         raise _fail(name, "contains NaN or inf: check for a division by zero or an "
                     "undefined variable", hint)
     return arr
+
+
+_KIND_ADVICE = {
+    "complex numbers": "a complex result means a square root or logarithm of a negative "
+                       "number somewhere; find it rather than keeping the real part",
+    "booleans": "a comparison (==, <) gives True/False; store the number itself",
+    "text": "remove the quotes around the number",
+}
+
+
+def _element_kind(answer: Any) -> str | None:
+    """Name what an answer holds that must never pass for a real number, else ``None``."""
+    if isinstance(answer, complex):  # also numpy's complex scalars
+        return "complex numbers"
+    try:
+        raw = np.asarray(answer)
+    except (TypeError, ValueError):
+        return None  # ragged or strange: the float conversion reports it
+    if raw.dtype.kind == "c":
+        return "complex numbers"
+    if raw.dtype.kind == "b":
+        return "booleans"
+    if raw.dtype.kind in "USV":
+        return "text"
+    if raw.dtype.kind == "O":
+        for item in raw.ravel():
+            if isinstance(item, complex):
+                return "complex numbers"
+            if isinstance(item, (bool, np.bool_)):
+                return "booleans"
+            if isinstance(item, (str, bytes)):
+                return "text"
+    return None
 
 
 def _diagnose(ans: np.ndarray, exp: np.ndarray, close: Callable[..., Any],
@@ -434,10 +472,15 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
                         f"got {answer!r}")
         given = _SIGN_WORDS[key]
     else:
-        try:
-            given = int(np.sign(float(answer)))
-        except (TypeError, ValueError):
-            raise _fail(name, f"must be +1, -1 or 0; got {type(answer).__name__}") from None
+        value = _real(answer)
+        if value is None:
+            raise _fail(name, f"must be +1, -1 or 0 (or 'positive', 'negative', 'zero'); got "
+                        f"{type(answer).__name__} {str(answer)[:40]}: give a real number or "
+                        "one of these words")
+        if not math.isfinite(value):
+            raise _fail(name, f"must be +1, -1 or 0; got {answer!r}: check for a division by "
+                        "zero or an undefined variable")
+        given = int(np.sign(value))
     truth = 0 if abs(float(expected)) <= atol else int(np.sign(expected))
     if given == truth:
         return True
@@ -699,7 +742,15 @@ def _is_sign(answer: Any) -> float | None:
     if isinstance(answer, str):
         value = _SIGN_WORDS.get(answer.strip().lower())
         return None if value is None else float(value)
+    value = _real(answer)
+    return None if value is None or not math.isfinite(value) else float(np.sign(value))
+
+
+def _real(answer: Any) -> float | None:
+    """Return a single real number as a float; ``None`` for a bool, complex, text, array."""
+    if isinstance(answer, (bool, np.bool_, complex, str, bytes)) or np.ndim(answer) != 0:
+        return None
     try:
-        return float(np.sign(float(answer)))
+        return float(answer)  # also numeric SymPy expressions such as sqrt(2)
     except (TypeError, ValueError):
         return None

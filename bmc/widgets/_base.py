@@ -17,13 +17,24 @@ Two renderers show the same Matplotlib figure:
 Choose per call with ``renderer=``, or for a whole session with the environment variable
 ``BMC_WIDGETS_RENDERER``. In both, an error raised by ``update`` is shown in place, under
 the sliders, as a traceback in an ``Output``.
+
+Every value that reaches ``update`` (from a slider, from ``values=``) is first checked
+against its control as it was built: a slider takes a finite real number (not a bool, a
+string, a complex number or None) within its ``[min, max]``, a dropdown one of its options,
+a checkbox a bool. A refused value is shown in place, in the same ``Output``, naming the
+control, its range with the unit and what arrived; on the non-interactive path it raises
+``TypeError`` (wrong type) or ``ValueError`` (NaN, out of range, unknown option).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
+import re
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 __all__ = ["RENDERERS", "cache_key", "explorer", "slider_values", "warm_up"]
@@ -76,7 +87,9 @@ def explorer(
         The widget (interactive) or the updated figure (non-interactive).
     """
     renderer = _renderer(renderer)
+    specs = {name: _ControlSpec.of(name, control) for name, control in controls.items()}
     current = {name: control.value for name, control in controls.items()}
+    refused = None
     if values:
         unknown = set(values) - set(current)
         if unknown:
@@ -84,17 +97,112 @@ def explorer(
                 f"values has unknown control name(s) {sorted(unknown)}; "
                 f"the controls are {sorted(current)}"
             )
-        current.update(values)
-    update(**current)
+        try:
+            checked = {name: specs[name].check(value) for name, value in values.items()}
+        except (TypeError, ValueError) as exc:
+            if not interactive:
+                raise
+            refused = exc  # shown in place; the explorer opens at the defaults
+        else:
+            current.update(checked)
     if not interactive:
+        update(**current)
         return fig
+    if refused is None:
+        for name, value in current.items():  # the sliders show what is drawn
+            controls[name].value = value
+    update(**current)
 
     import matplotlib.pyplot as plt
 
     plt.close(fig)  # shown only through the explorer, never twice by the inline backend
     if renderer == "png":
-        return _png_explorer(fig, update, controls)
-    return _canvas_explorer(fig, update, controls)
+        box = _png_explorer(fig, update, controls, specs)
+    else:
+        box = _canvas_explorer(fig, update, controls, specs)
+    if refused is not None:
+        box.errors.outputs = (_stderr(f"{type(refused).__name__}: {refused}"),)
+    return box
+
+
+_UNIT = re.compile(r"\[([^\]]+)\]\s*$")
+
+
+@dataclass(frozen=True)
+class _ControlSpec:
+    """What one control accepts, read once when the explorer is built."""
+
+    name: str
+    label: str
+    kind: str  # "number", "integer", "choice" or "bool"
+    low: float = -math.inf
+    high: float = math.inf
+    unit: str = ""
+    options: tuple = ()
+
+    @classmethod
+    def of(cls, name: str, control: Any) -> _ControlSpec:
+        label = getattr(control, "description", "") or name
+        match = _UNIT.search(label)
+        unit = match.group(1) if match else ""
+        if hasattr(control, "options"):
+            options = tuple(o[1] if isinstance(o, tuple) and len(o) == 2 else o
+                            for o in control.options)
+            return cls(name, label, "choice", options=options)
+        if isinstance(control.value, bool):
+            return cls(name, label, "bool")
+        low, high = getattr(control, "min", -math.inf), getattr(control, "max", math.inf)
+        if hasattr(control, "base"):  # FloatLogSlider: min and max are exponents
+            low, high = control.base**low, control.base**high
+        kind = "integer" if isinstance(control.value, int) else "number"
+        return cls(name, label, kind, float(low), float(high), unit)
+
+    def _what(self) -> str:
+        return f"{self.name} (the control {self.label!r})"
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if this control accepts it, else raise naming the control."""
+        got = f"got {type(value).__name__} {value!r}"
+        if self.kind == "choice":
+            if any(value is o or (type(value) is type(o) and value == o)
+                   for o in self.options):
+                return value
+            raise ValueError(f"{self._what()} must be one of {list(self.options)}; {got}: "
+                             "choose one of these")
+        if self.kind == "bool":
+            if isinstance(value, bool) or type(value).__name__ == "bool_":
+                return bool(value)
+            raise TypeError(f"{self._what()} must be True or False; {got}: tick or untick "
+                            "the box, or pass True or False")
+        unit = f" {self.unit}" if self.unit else ""
+        span = f"[{self.low:g}, {self.high:g}]{unit}"
+        if (isinstance(value, bool) or type(value).__name__ == "bool_"
+                or not isinstance(value, numbers.Real)):
+            raise TypeError(f"{self._what()} must be a real number in {span}; {got}: "
+                            "pass a plain number (no quotes, no imaginary part)")
+        if not math.isfinite(value):
+            raise ValueError(f"{self._what()} must be a finite number in {span}; {got}: "
+                             "pass a number in that range (NaN or inf usually comes from a "
+                             "division by zero or an undefined value)")
+        if self.kind == "integer":
+            if float(value) != int(value):
+                raise TypeError(f"{self._what()} must be a whole number in {span}; {got}: "
+                                "pass an int")
+            value = int(value)
+        else:
+            value = float(value)
+        if not self.low <= value <= self.high:
+            raise ValueError(f"{self._what()} must lie in {span}; {got}: move the slider "
+                             "back or pass a value in that range")
+        return value
+
+
+def _checked(specs: Mapping[str, _ControlSpec], values: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: specs[name].check(value) for name, value in values.items()}
+
+
+def _stderr(text: str) -> dict:
+    return {"output_type": "stream", "name": "stderr", "text": text.rstrip("\n") + "\n"}
 
 
 def _renderer(renderer: str | None) -> str:
@@ -175,7 +283,8 @@ def _explorer_box(children: list, static_png: bytes | None):
     return box
 
 
-def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, Any]):
+def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],
+                     specs: Mapping[str, _ControlSpec]):
     import ipywidgets as widgets
 
     from bmc.widgets._canvas import FigureView
@@ -191,7 +300,13 @@ def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[st
         if values == state["drawn"] and not state["failed"]:
             return  # e.g. a burst that came back to where it started
         try:
-            update(**values)
+            checked = _checked(specs, values)
+        except (TypeError, ValueError) as exc:  # a refused value: the message, no traceback
+            errors.outputs = (_stderr(f"{type(exc).__name__}: {exc}"),)
+            state["failed"] = True
+            return
+        try:
+            update(**checked)
             view.apply()
         except Exception:
             # Shown in the explorer, where the student is looking, as a traceback on stderr
@@ -200,7 +315,7 @@ def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[st
                                "text": traceback.format_exc()},)
             state["failed"] = True
             return
-        if state["failed"]:
+        if errors.outputs:  # a message from a refused value or a failed update
             errors.outputs = ()
         state["drawn"], state["failed"] = values, False
 
@@ -208,28 +323,38 @@ def _canvas_explorer(fig: Any, update: Callable[..., None], controls: Mapping[st
     for control in controls.values():
         control.observe(coalescer, names="value")
     box = _explorer_box([widgets.HBox(list(controls.values())), view, errors], static)
-    box.coalescer, box.view = coalescer, view  # for tests and benchmarks
+    box.coalescer, box.view, box.errors = coalescer, view, errors  # for tests and benchmarks
     return box
 
 
-def _png_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, Any]):
+def _png_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],
+                  specs: Mapping[str, _ControlSpec]):
     import ipywidgets as widgets
     from IPython.display import display
 
     out = widgets.Output()
+    errors = widgets.Output()
 
     def redraw(change: Any = None) -> None:
+        try:
+            checked = _checked(specs, _values(controls))
+        except (TypeError, ValueError) as exc:  # a refused value: the message, in place
+            errors.outputs = (_stderr(f"{type(exc).__name__}: {exc}"),)
+            return
+        errors.outputs = ()
         # Everything runs inside the Output, so an error in ``update`` shows its traceback in
         # the explorer, where the student is looking, instead of only in JupyterLab's log.
         with out:
             out.clear_output(wait=True)
-            update(**_values(controls))
+            update(**checked)
             display(fig)
 
     for control in controls.values():
         control.observe(redraw, names="value")
     redraw()
-    return _explorer_box([widgets.HBox(list(controls.values())), out], None)
+    box = _explorer_box([widgets.HBox(list(controls.values())), out, errors], None)
+    box.errors = errors
+    return box
 
 
 def slider_values(control: Any) -> list[float]:

@@ -118,7 +118,9 @@ class PoseView(anywidget.AnyWidget):
 
 def _validated(poses: ArrayLike, segments: Any, times: ArrayLike | None,
                path: ArrayLike | None = None):
-    poses = np.asarray(poses, dtype=float)
+    from bmc._validation import as_array, integer
+
+    poses = as_array(poses, "poses", unit="m", finite=False)  # NaN: a point left out
     if poses.ndim != 3 or poses.shape[2] != 2 or poses.shape[0] < 1 or poses.shape[1] < 1:
         raise ValueError(
             "poses must be an array of shape (n_frames, n_points, 2) with x, y positions "
@@ -128,19 +130,22 @@ def _validated(poses: ArrayLike, segments: Any, times: ArrayLike | None,
         raise ValueError("poses holds no finite position [m]; nothing to draw")
     if segments is None:
         segments = [(i, i + 1) for i in range(n_points - 1)]
-    pairs = [tuple(int(v) for v in pair) for pair in segments]
+    if isinstance(segments, (str, bytes)):
+        raise TypeError(f"segments must be pairs (i, j) of point indices; got {segments!r}")
+    pairs = [tuple(integer(v, "segments", what="a point index") for v in pair)
+             for pair in segments]
     bad = [pair for pair in pairs if len(pair) != 2 or not all(0 <= v < n_points for v in pair)]
     if bad:
         raise ValueError(
             f"segments must be pairs (i, j) of point indices in [0, {n_points - 1}]; got "
             f"{bad[:3]}")
     if times is not None:
-        times = np.asarray(times, dtype=float)
+        times = as_array(times, "times", unit="s")
         if times.shape != (n_frames,):
             raise ValueError(f"times must have shape ({n_frames},) [s], one per frame; got "
                              f"{times.shape}")
     if path is not None:
-        path = np.asarray(path, dtype=float)
+        path = as_array(path, "path", unit="m", finite=False)  # NaN: a gap
         if path.shape != (n_frames, 2):
             raise ValueError(f"path must have shape ({n_frames}, 2), a position x, y [m] per "
                              f"frame; got {path.shape}")
@@ -229,9 +234,14 @@ def player(
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
+    from bmc._validation import integer, positive
+
     poses, pairs, times, path = _validated(poses, segments, times, path)
-    if not np.isfinite(fps) or fps <= 0:
-        raise ValueError(f"fps must be a positive frame rate [frames/s]; got {fps!r}")
+    fps = positive(fps, "fps", unit="frames/s")
+    margin = positive(margin, "margin", allow_zero=True)
+    if isinstance(size, (str, bytes)) or np.ndim(size) != 1 or len(size) != 2:
+        raise TypeError(f"size must be (width, height) in pixels; got {size!r}")
+    size = tuple(integer(v, "size", minimum=1, maximum=4000, what="pixels") for v in size)
     limits = _limits(poses, margin, path)
     fig = _static_figure(poses, pairs, limits, title, 0)
     if not interactive:

@@ -21,6 +21,8 @@ __all__ = ["energy_explorer", "frames_explorer"]
 def __dir__() -> list[str]:
     return sorted(__all__)
 
+_MAX_DURATION = 60.0  # [s] 6e5 Euler steps at dt = 1e-4 s: about a second per update
+
 _SOURCE_Y0 = (np.pi / 10, np.pi / 3, 2 * np.pi, -6 * np.pi)
 
 
@@ -43,7 +45,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     ----------
     duration : float, optional
         Simulated time [s] (keyword-only, default 5: an update then takes well under a
-        second at the smallest Euler step).
+        second at the smallest Euler step); at most 60 s, so that no update runs long.
     interactive : bool, optional
         Return the ipywidgets explorer (default) or apply ``values`` once and return the
         figure.
@@ -64,6 +66,11 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     from bmc.models.double_pendulum import DoublePendulum, euler_double_pendulum
 
     duration = positive(duration, "duration", unit="s")
+    if duration > _MAX_DURATION:
+        raise ValueError(
+            f"duration [s] must be at most {_MAX_DURATION:g} s, so that an update at the "
+            f"smallest Euler step (1e-4 s) takes about a second; got {duration!r}: simulate "
+            "a shorter time (the energy drift shows within a few seconds)")
     pend = DoublePendulum()
     t_eval = np.linspace(0.0, duration, 201)
 
