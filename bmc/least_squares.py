@@ -339,11 +339,14 @@ def weighted_least_squares(
     except np.linalg.LinAlgError:
         covariance = np.full(normal.shape, np.inf)
     # condition number in the Frobenius norm, ||N|| ||N^-1||: cheap and sufficient here
-    cond = np.linalg.norm(normal, axis=(-2, -1)) * np.linalg.norm(covariance, axis=(-2, -1))
+    # (0 * inf for an all-zero system is nan, which the test below reports as singular)
+    with np.errstate(invalid="ignore", over="ignore"):
+        cond = np.linalg.norm(normal, axis=(-2, -1)) * np.linalg.norm(covariance, axis=(-2, -1))
     if not np.all(cond < 1e14):
         raise ValueError(
-            f"the weighted normal equations are singular in {int(np.sum(~(cond < 1e14)))} "
-            f"frame(s): the available measurements do not determine the {p} unknowns"
+            f"the weighted normal equations A^T W^-1 A are singular in "
+            f"{int(np.sum(~(cond < 1e14)))} frame(s): the available rows of A (the "
+            f"measurements) do not determine the {p} unknowns; measure more channels"
         )
     gain = covariance @ at_w
     tau = np.einsum("...ij,...j->...i", gain, b)

@@ -60,6 +60,8 @@ CASES = [
          truth=np.zeros((3, 0))),
     # non-finite values, signs
     case(ls.weighted_least_squares, ValueError, "cov", cov=-COV),
+    # all-zero A: singular, refused in words (no NumPy warning first: warnings are errors)
+    case(ls.weighted_least_squares, ValueError, "A", A=np.zeros_like(A)),
     case(ls.weighted_least_squares, ValueError, "cov", cov=COV * np.nan),
     case(ls.newton_euler, ValueError, "phi", phi=np.full((5, 3), np.nan)),
     case(ls.error_covariance, ValueError, "cov", cov=-COV),              # was accepted

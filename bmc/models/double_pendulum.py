@@ -188,6 +188,12 @@ class DoublePendulum:
         numpy.ndarray, shape (4,)
             ``(omega1, omega2, alpha1, alpha2)`` [rad/s, rad/s^2].
         """
+        if not (isinstance(y, np.ndarray) and y.dtype.kind == "f"):
+            # solve_ivp passes float arrays (the fast path); anything else is checked in full,
+            # so text, booleans and complex numbers are refused by name.
+            y = as_array(y, "y", unit="rad, rad/s", last=4, ndim=1)
+        if Q is not None and not (isinstance(Q, np.ndarray) and Q.dtype.kind == "f"):
+            Q = as_array(Q, "Q", unit="N m", last=2, ndim=1)
         try:
             th1, th2, w1, w2 = (float(v) for v in y)  # plain floats: ~20x faster than arrays
         except (TypeError, ValueError):
