@@ -256,12 +256,19 @@ def bmc_wheel(out: Path) -> Path:
 
 def pin_environment(autograder: Path, wheel: Path, answers: Path) -> None:
     """Make an autograder zip install this course's environment (for otter's Docker mode and
-    Gradescope): the exact pins of ``binder/requirements.txt``, Python of
+    Gradescope): the exact pins of ``binder/requirements.txt`` plus otter-grader (with
+    its own requirements), Python of
     ``binder/runtime.txt``, and the wheels of ``bmc`` and ``bmc_answers``, shipped in the
     zip under ``files/``."""
     python = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
     python = ".".join(python.split(".")[:2])
-    pins = (REPO / "binder" / "requirements.txt").read_text()
+    # The student pins, plus otter-grader itself with its own requirements (the student
+    # environment installs it --no-deps; grading needs all of it).
+    nodeps = [line for line in (REPO / "binder" / "requirements-nodeps.txt").read_text()
+              .splitlines() if "==" in line and not line.startswith("#")]
+    pins = ((REPO / "binder" / "requirements.txt").read_text()
+            + "# otter-grader and fica with their requirements, for grading\n"
+            + "".join(f"{line}\n" for line in nodeps))
     with zipfile.ZipFile(autograder) as zf:
         members = {n: zf.read(n) for n in zf.namelist()
                    if n not in ("environment.yml", "requirements.txt")}
