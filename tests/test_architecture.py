@@ -212,8 +212,7 @@ def test_no_module_is_over_500_lines_of_code(module):
 # Formulas that used to be written several times (issue 15), each as it reads in its one
 # home. Exactly one match: zero means the home was rewritten and the pattern must follow,
 # two means a copy came back. Scanned: the package, bmc.checks included, and the grader's
-# exact checks (exercises/bmc_answers). bmc.widgets is being rebuilt by its owner (its
-# remaining copies are listed in CONTRIBUTING.md) and is not scanned yet.
+# exact checks (exercises/bmc_answers).
 WRITTEN_ONCE = {
     "planar cross product": (
         r"\w+\[\.\.\., 0\] \* \w+\[\.\.\., 1\] - \w+\[\.\.\., 1\] \* \w+\[\.\.\., 0\]",
@@ -245,7 +244,6 @@ def test_a_formula_is_written_once(formula):
     pattern, home = WRITTEN_ONCE[formula]
     hits = [
         (m, n) for m, path in SCANNED.items()
-        if not m.startswith("bmc.widgets")
         for n in [len(re.findall(pattern, path.read_text()))] if n
     ]
     assert hits == [(home, 1)], f"{formula}: expected once in {home}, found {hits}"
