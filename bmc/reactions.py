@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -60,6 +60,7 @@ from bmc.tree import PlanarTree
 
 __all__ = [
     "InverseDynamics",
+    "Trial",
     "SymbolicModel",
     "inverse_dynamics",
     "minimal_form",
@@ -75,10 +76,86 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+@runtime_checkable
+class Trial(Protocol):
+    """A motion of a tree, which every formulation here takes in place of ``model, q, qd, qdd``.
+
+    Any object with these attributes will do (duck typing), for example
+    :class:`bmc.models.somersault.Motion`; this module does not import the models.
+
+    Attributes
+    ----------
+    model : PlanarTree
+    q, qd, qdd : numpy.ndarray, shape (..., k)
+        Generalised coordinates [m, rad] and their first and second time derivatives.
+    """
+
+    model: PlanarTree
+    q: Any
+    qd: Any
+    qdd: Any
+
+
+def _unpack(func: str, model: Any, state: tuple[str, ...], args: tuple[Any, ...],
+            rest: tuple[str, ...] = ()) -> tuple[Any, ...]:
+    """Return ``(tree, *state arrays, *rest)`` from a tree and arrays or from a :class:`Trial`.
+
+    ``args`` are the values of the parameters ``state + rest`` as called. With a tree they
+    are returned as they are (a missing one is an error). With a trial the state comes from
+    it, and the values meant for ``rest`` may be given by position (they then arrive in the
+    slots of ``state``) or by name; one given neither way is the trial's attribute of that
+    name, if it has one.
+    """
+    if isinstance(model, PlanarTree):
+        for name, value in zip(state + rest, args, strict=True):
+            if value is None:
+                raise TypeError(f"{func}() needs {name} when model is a PlanarTree; pass "
+                                f"{', '.join(state + rest)}, or a trial with the attributes "
+                                f"model, q, qd, qdd (e.g. a Motion) in place of the model")
+        return (model, *args)
+    if not isinstance(model, Trial) or not isinstance(model.model, PlanarTree):
+        raise TypeError(f"model must be a PlanarTree (e.g. human_model()) or a trial with the "
+                        f"attributes model (a PlanarTree), q, qd, qdd (e.g. a Motion); got "
+                        f"{type(model).__name__}")
+    k, r = len(state), len(rest)
+    given = [(name, value) for name, value in zip(state, args[:k], strict=True)
+             if value is not None]
+    if len(given) > r:
+        raise TypeError(f"{func}() takes {state} from the trial {type(model).__name__}; pass "
+                        f"only {rest or 'keyword arguments'} after it, got "
+                        f"{[name for name, _ in given]}")
+    values = []
+    for j, name in enumerate(rest):
+        by_position = args[j] if j < k else None
+        by_name = args[k + j]
+        if by_position is not None and by_name is not None:
+            raise TypeError(f"{func}() got {name} twice (by position and by name)")
+        value = by_name if by_position is None else by_position
+        if value is None:
+            value = getattr(model, name, None)
+        if value is None:
+            raise TypeError(f"{func}() needs {name}; the trial {type(model).__name__} has "
+                            f"no attribute {name}")
+        values.append(value)
+    trial = tuple(getattr(model, name) for name in state)
+    return (model.model, *trial, *values)
+
+
 # ---------------------------------------------------------------------------- formulations
-def minimal_form(model: PlanarTree, q: ArrayLike, qd: ArrayLike,
-                 h: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                 qd: ArrayLike | None = None, h: ArrayLike | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Project the Newton-Euler equations onto the joint coordinates (eq. 2.9).
+
+    Parameters
+    ----------
+    model : PlanarTree or Trial
+        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
+        ``model, q, qd``: ``minimal_form(motion, h)``.
+    q, qd : array_like, shape (..., k)
+        Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+    h : array_like, shape (..., 3n)
+        Applied forces [N, N m].
 
     Returns
     -------
@@ -98,6 +175,7 @@ def minimal_form(model: PlanarTree, q: ArrayLike, qd: ArrayLike,
     >>> round(float(Mbar[0, 0]), 3) == round(tree.total_mass, 3)   # whole-body mass
     True
     """
+    model, q, qd, h = _unpack("minimal_form", model, ("q", "qd"), (q, qd, h), ("h",))
     D = model.jacobian_q(q)
     mdiag = model.mass_diagonal()
     h = model.check_vector(h, "h", 3 * model.n, "N, N m")
@@ -108,16 +186,19 @@ def minimal_form(model: PlanarTree, q: ArrayLike, qd: ArrayLike,
     return Mbar, d, hbar
 
 
-def reactions_augmented(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
-                        h: ArrayLike, *, joints: Sequence[int | str] | None = None
-                        ) -> np.ndarray:
+def reactions_augmented(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                        qd: ArrayLike | None = None, qdd: ArrayLike | None = None,
+                        h: ArrayLike | None = None, *,
+                        joints: Sequence[int | str] | None = None) -> np.ndarray:
     """Joint reactions by eq. (2.10): ``lambda = E^T (h - M (D qdd + gamma))``.
 
     No matrix is inverted; only the columns of ``E`` for the requested joints are used.
 
     Parameters
     ----------
-    model : PlanarTree
+    model : PlanarTree or Trial
+        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
+        ``model, q, qd, qdd``: ``reactions_augmented(motion, h)``.
     q, qd, qdd : array_like, shape (..., k)
         Generalised coordinates [m, rad] and their first and second time derivatives.
     h : array_like, shape (..., 3n)
@@ -130,6 +211,8 @@ def reactions_augmented(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: Arr
     numpy.ndarray, shape (..., 2 * len(joints))
         ``[lambda_x, lambda_y]`` per joint: force of the distal on the proximal segment [N].
     """
+    model, q, qd, qdd, h = _unpack("reactions_augmented", model, ("q", "qd", "qdd"),
+                                   (q, qd, qdd, h), ("h",))
     cols = model.joint_columns(joints)
     D = model.jacobian_q(q)
     qdd = model.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
@@ -138,7 +221,8 @@ def reactions_augmented(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: Arr
     return (h - model.mass_diagonal() * pdd) @ model.jacobian_z()[:, cols]
 
 
-def reactions_classical(model: PlanarTree, q: ArrayLike, qd: ArrayLike, h: ArrayLike, *,
+def reactions_classical(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                        qd: ArrayLike | None = None, h: ArrayLike | None = None, *,
                         joints: Sequence[int | str] | None = None) -> np.ndarray:
     """Joint reactions by the classical eq. (2.11): one linear solve per frame.
 
@@ -146,11 +230,23 @@ def reactions_classical(model: PlanarTree, q: ArrayLike, qd: ArrayLike, h: Array
     applied forces ``h`` would produce. It uses no measured acceleration, and it agrees with
     :func:`reactions_augmented` only when ``qdd`` and ``h`` satisfy eq. (2.9).
 
+    Parameters
+    ----------
+    model : PlanarTree or Trial
+        The tree, or a trial in place of ``model, q, qd``: ``reactions_classical(motion, h)``.
+    q, qd : array_like, shape (..., k)
+        Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+    h : array_like, shape (..., 3n)
+        Applied forces [N, N m].
+    joints : sequence of str or int, optional
+        Joints to compute (default all), by name or index.
+
     Returns
     -------
     numpy.ndarray, shape (..., 2 * len(joints))
         Force of the distal on the proximal segment at each joint [N].
     """
+    model, q, qd, h = _unpack("reactions_classical", model, ("q", "qd"), (q, qd, h), ("h",))
     cols = model.joint_columns(joints)
     C = model.constraint_jacobian(model.absolute_coordinates(q))
     minv = 1.0 / model.mass_diagonal()
@@ -160,9 +256,12 @@ def reactions_classical(model: PlanarTree, q: ArrayLike, qd: ArrayLike, h: Array
     return np.linalg.solve(A, b[..., None])[..., 0][..., cols]
 
 
-def reactions_newton_euler(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
-                           contact_force: ArrayLike, contact_point: tuple[int | str, float], *,
-                           contact_moment: ArrayLike = 0.0) -> tuple[np.ndarray, np.ndarray]:
+def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                           qd: ArrayLike | None = None, qdd: ArrayLike | None = None,
+                           contact_force: ArrayLike | None = None,
+                           contact_point: tuple[int | str, float] | None = None, *,
+                           contact_moment: ArrayLike | None = None
+                           ) -> tuple[np.ndarray, np.ndarray]:
     """Joint loads by the recursive Newton-Euler pass, from the contact segment upward.
 
     Uses :func:`bmc.invdyn2d` for the contact segment and each of its ancestors in turn, up
@@ -171,7 +270,11 @@ def reactions_newton_euler(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: 
 
     Parameters
     ----------
-    model : PlanarTree
+    model : PlanarTree or Trial
+        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
+        ``model, q, qd, qdd``; its ``contact_force``, ``contact_point`` and
+        ``contact_moment``, if it has them, are the defaults of those arguments:
+        ``reactions_newton_euler(motion)``.
     q, qd, qdd : array_like, shape (..., k)
         Generalised coordinates and their derivatives [m, rad, s].
     contact_force : array_like, shape (..., 2)
@@ -180,8 +283,8 @@ def reactions_newton_euler(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: 
         Where it acts: a segment (name or index, not the root) and the distance along its
         axis from its proximal joint [m].
     contact_moment : array_like, shape (...,), optional
-        Free moment of the environment on the contact segment [N m] (default 0); it changes
-        the joint torques, not the reactions.
+        Free moment of the environment on the contact segment [N m] (default 0, or the
+        trial's); it changes the joint torques, not the reactions.
 
     Returns
     -------
@@ -191,9 +294,12 @@ def reactions_newton_euler(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: 
     torques : numpy.ndarray, shape (..., p)
         Joint torques on the distal segment at the same joints [N m].
     """
-    if not isinstance(model, PlanarTree):
-        raise TypeError(f"model must be a PlanarTree (e.g. human_model()); got "
-                        f"{type(model).__name__}")
+    if contact_moment is None:
+        contact_moment = 0.0 if isinstance(model, PlanarTree) else \
+            getattr(model, "contact_moment", 0.0)
+    model, q, qd, qdd, contact_force, contact_point = _unpack(
+        "reactions_newton_euler", model, ("q", "qd", "qdd"),
+        (q, qd, qdd, contact_force, contact_point), ("contact_force", "contact_point"))
     model.check_contact_point(contact_point)
     path = []
     i = model.segment_index(contact_point[0])
@@ -244,8 +350,9 @@ class InverseDynamics:
     residual: np.ndarray
 
 
-def inverse_dynamics(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
-                     contact_point: tuple[int | str, float],
+def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                     qd: ArrayLike | None = None, qdd: ArrayLike | None = None, *,
+                     contact_point: tuple[int | str, float] | None = None,
                      contact_force: ArrayLike | None = None,
                      contact_moment: ArrayLike | None = None) -> InverseDynamics:
     """Contact load and joint torques from the minimal-form equations (2.9).
@@ -260,7 +367,10 @@ def inverse_dynamics(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayL
 
     Parameters
     ----------
-    model : PlanarTree
+    model : PlanarTree or Trial
+        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
+        ``model, q, qd, qdd``, whose ``contact_point``, if it has one, is the default:
+        ``inverse_dynamics(motion)``.
     q, qd, qdd : array_like, shape (..., k)
         Generalised coordinates and their derivatives [m, rad, s].
     contact_point : (segment, distance)
@@ -275,9 +385,9 @@ def inverse_dynamics(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayL
     -------
     InverseDynamics
     """
-    if not isinstance(model, PlanarTree):
-        raise TypeError(f"model must be a PlanarTree (e.g. human_model()); got "
-                        f"{type(model).__name__}")
+    model, q, qd, qdd, contact_point = _unpack(
+        "inverse_dynamics", model, ("q", "qd", "qdd"), (q, qd, qdd, contact_point),
+        ("contact_point",))
     model.check_contact_point(contact_point)
     q = model.check_coordinates(q)
     i = model.segment_index(contact_point[0])
@@ -325,15 +435,14 @@ def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,
     augmented, classical : numpy.ndarray, shape (N, 2 * len(joints))
         Eq. (2.10) and eq. (2.11) [N].
     """
-    m = motion.model
     R = motion.contact_force if contact_force is None else contact_force
-    idr = inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                           contact_point=motion.contact_point, contact_force=R)
-    h = m.applied_forces(motion.q, torques=idr.torques, contact_force=idr.contact_force,
-                         contact_point=motion.contact_point,
-                         contact_moment=idr.contact_moment)
-    return (reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=joints),
-            reactions_classical(m, motion.q, motion.qd, h, joints=joints))
+    idr = inverse_dynamics(motion, contact_point=motion.contact_point, contact_force=R)
+    h = motion.model.applied_forces(motion.q, torques=idr.torques,
+                                    contact_force=idr.contact_force,
+                                    contact_point=motion.contact_point,
+                                    contact_moment=idr.contact_moment)
+    return (reactions_augmented(motion, h, joints=joints),
+            reactions_classical(motion, h, joints=joints))
 
 
 # -------------------------------------------------------------------------- symbolic

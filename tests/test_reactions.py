@@ -271,3 +271,46 @@ def test_symbolic_lambdify_takes_frames(model, sym, frames):
     q, qd, qdd = (np.asarray(x) for x in frames)
     fD = sym.lambdify(sym.D)
     np.testing.assert_allclose(fD(q, qd, qdd), model.jacobian_q(q), atol=1e-13)
+
+
+def test_formulations_take_the_trial_in_place_of_model_q_qd_qdd(motion):
+    # A Motion in place of (model, q, qd, qdd) is the same call: identical arrays, bit for bit.
+    m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
+    cp, R, Mc = motion.contact_point, motion.contact_force, motion.contact_moment
+    idr = rx.inverse_dynamics(m, q, qd, qdd, contact_point=cp)
+    idt = rx.inverse_dynamics(motion)                       # contact point from the motion
+    for field in ("contact_force", "contact_moment", "torques", "residual"):
+        np.testing.assert_array_equal(getattr(idt, field), getattr(idr, field))
+    h = motion.applied_forces(torques=idr.torques)
+    np.testing.assert_array_equal(rx.reactions_augmented(motion, h, joints=LEGS),
+                                  rx.reactions_augmented(m, q, qd, qdd, h, joints=LEGS))
+    np.testing.assert_array_equal(rx.reactions_augmented(motion, h=h),
+                                  rx.reactions_augmented(m, q, qd, qdd, h))
+    np.testing.assert_array_equal(rx.reactions_classical(motion, h),
+                                  rx.reactions_classical(m, q, qd, h))
+    for a, b in zip(rx.minimal_form(motion, h), rx.minimal_form(m, q, qd, h), strict=True):
+        np.testing.assert_array_equal(a, b)
+    ne = rx.reactions_newton_euler(m, q, qd, qdd, R, cp, contact_moment=Mc)
+    for given in (rx.reactions_newton_euler(motion),        # force, point, moment: its own
+                  rx.reactions_newton_euler(motion, R, cp, contact_moment=Mc)):
+        for a, b in zip(given, ne, strict=True):
+            np.testing.assert_array_equal(a, b)
+    # a force given by position replaces the motion's own
+    noisy = R + 10.0
+    np.testing.assert_array_equal(rx.reactions_newton_euler(motion, noisy)[0],
+                                  rx.reactions_newton_euler(m, q, qd, qdd, noisy, cp,
+                                                            contact_moment=Mc)[0])
+
+
+def test_trial_arguments_are_refused_clearly(motion, model):
+    h = motion.applied_forces()
+    with pytest.raises(TypeError, match="needs h"):
+        rx.reactions_augmented(motion)
+    with pytest.raises(TypeError, match="twice"):
+        rx.reactions_augmented(motion, h, h=h)
+    with pytest.raises(TypeError, match="from the trial"):
+        rx.reactions_augmented(motion, motion.q, motion.qd, motion.qdd, h)
+    with pytest.raises(TypeError, match="needs qdd when model is a PlanarTree"):
+        rx.reactions_augmented(model, motion.q, motion.qd, h=h)
+    with pytest.raises(TypeError, match="model must be a PlanarTree"):
+        rx.inverse_dynamics(object())

@@ -29,8 +29,8 @@ class Stance:
     """Inputs of a foot-shank inverse-dynamics problem over a stance phase.
 
     Segment 0 is the foot, segment 1 the shank; arrays have time on axis 0. The argument
-    names match :func:`bmc.matrix_form.joint_loads`, so ``joint_loads(**stance.inputs())``
-    solves it.
+    names match :func:`bmc.matrix_form.joint_loads`, so ``joint_loads(stance)`` (or
+    ``joint_loads(**stance.inputs())``) solves it.
 
     Attributes
     ----------
