@@ -56,7 +56,7 @@ from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
 from bmc.newton_euler import invdyn2d
-from bmc.tree import PlanarTree
+from bmc.tree import InverseDynamics, PlanarTree
 
 __all__ = [
     "InverseDynamics",
@@ -325,31 +325,6 @@ def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None
     return lam, np.stack(moments[::-1], axis=-1)
 
 
-@dataclass(frozen=True)
-class InverseDynamics:
-    """What inverse dynamics in joint coordinates returns (see :func:`inverse_dynamics`).
-
-    Attributes
-    ----------
-    contact_force : numpy.ndarray, shape (..., 2)
-        Contact force [N] (computed, or the one given).
-    contact_moment : numpy.ndarray, shape (...,)
-        Free contact moment on the contact segment [N m] (computed, or the one given).
-    torques : numpy.ndarray, shape (..., n - 1)
-        Joint torques on the child segments [N m], counter-clockwise positive. For
-        :func:`bmc.models.human.human_model` (facing +x) positive means hip flexor, knee
-        extensor, ankle dorsiflexor.
-    residual : numpy.ndarray, shape (..., 3)
-        Left-over of the three whole-body equations, x and y force [N] and moment [N m];
-        zero for dynamically consistent data (and for whatever was computed).
-    """
-
-    contact_force: np.ndarray
-    contact_moment: np.ndarray
-    torques: np.ndarray
-    residual: np.ndarray
-
-
 def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
                      qd: ArrayLike | None = None, qdd: ArrayLike | None = None, *,
                      contact_point: tuple[int | str, float] | None = None,
@@ -357,13 +332,8 @@ def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
                      contact_moment: ArrayLike | None = None) -> InverseDynamics:
     """Contact load and joint torques from the minimal-form equations (2.9).
 
-    The ``k = n + 2`` rows of (2.9) are the whole-body force balance (rows ``x_B``,
-    ``y_B``), and one moment equation per segment about its proximal joint, which holds the
-    subtree beyond it. The base rows give the contact force; the sum of the angle rows, in
-    which the joint torques cancel, is the whole-body moment balance and gives the free
-    contact moment; the rows of the child segments then give the joint torques from the
-    free ends inward. A measured contact force or moment is used as given instead, and the
-    equation it would have come from is reported as ``residual``.
+    :meth:`bmc.tree.PlanarTree.contact_inverse_dynamics` (see there for the method), taking
+    a trial in place of ``model, q, qd, qdd`` too.
 
     Parameters
     ----------
@@ -388,27 +358,9 @@ def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
     model, q, qd, qdd, contact_point = _unpack(
         "inverse_dynamics", model, ("q", "qd", "qdd"), (q, qd, qdd, contact_point),
         ("contact_point",))
-    model.check_contact_point(contact_point)
-    q = model.check_coordinates(q)
-    i = model.segment_index(contact_point[0])
-    Mbar, d, hg = minimal_form(model, q, qd, model.applied_forces(q))
-    qdd = model.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
-    lhs = np.einsum("...ij,...j->...i", Mbar, qdd) + d - hg
-    R = (lhs[..., :2].copy() if contact_force is None
-         else as_array(contact_force, "contact_force", unit="N", last=2))
-    hR = model.applied_forces(q, contact_force=R, contact_point=contact_point) \
-        - model.applied_forces(q)
-    rhs = lhs - np.einsum("...ai,...a->...i", model.jacobian_q(q), hR)
-    total = rhs[..., 2:].sum(axis=-1)  # whole-body moment balance: torques cancel
-    Mc = (total if contact_moment is None
-          else as_array(contact_moment, "contact_moment", unit="N m"))
-    rhs[..., 2 + i] = rhs[..., 2 + i] - Mc
-    B = model.torque_map
-    tau = np.linalg.solve(B[1:], rhs[..., 3:, None])[..., 0]
-    resid = np.concatenate([rhs[..., :2], rhs[..., 2:3] - tau @ B[0][:, None]], axis=-1)
-    shape = rhs.shape[:-1]
-    return InverseDynamics(np.broadcast_to(R, shape + (2,)).copy(),
-                           np.broadcast_to(Mc, shape).copy(), tau, resid)
+    return model.contact_inverse_dynamics(q, qd, qdd, contact_point=contact_point,
+                                          contact_force=contact_force,
+                                          contact_moment=contact_moment)
 
 
 def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,

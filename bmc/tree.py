@@ -46,13 +46,41 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array, gravity, integer, number
 from bmc.kinematics import cross2, lever_kinematics, perp
 
-__all__ = ["G", "PlanarTree"]
+__all__ = ["G", "InverseDynamics", "PlanarTree"]
 
 G = 9.81  # acceleration of free fall used by the models here [m/s^2]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+@dataclass(frozen=True)
+class InverseDynamics:
+    """What inverse dynamics of a tree with one contact returns.
+
+    See :meth:`PlanarTree.contact_inverse_dynamics` (and :func:`bmc.reactions.inverse_dynamics`,
+    which takes a trial too).
+
+    Attributes
+    ----------
+    contact_force : numpy.ndarray, shape (..., 2)
+        Contact force [N] (computed, or the one given).
+    contact_moment : numpy.ndarray, shape (...,)
+        Free contact moment on the contact segment [N m] (computed, or the one given).
+    torques : numpy.ndarray, shape (..., n - 1)
+        Joint torques on the child segments [N m], counter-clockwise positive. For
+        :func:`bmc.models.human.human_model` (facing +x) positive means hip flexor, knee
+        extensor, ankle dorsiflexor.
+    residual : numpy.ndarray, shape (..., 3)
+        Left-over of the three whole-body equations, x and y force [N] and moment [N m];
+        zero for dynamically consistent data (and for whatever was computed).
+    """
+
+    contact_force: np.ndarray
+    contact_moment: np.ndarray
+    torques: np.ndarray
+    residual: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -488,6 +516,77 @@ class PlanarTree:
         D = self.jacobian_q(q)
         rhs = self.mass_diagonal() * self.gamma(q, qd) - self.applied_forces(q)
         return np.einsum("...ai,...a->...i", D, rhs)
+
+    def contact_inverse_dynamics(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
+                                 contact_point: tuple[int | str, float],
+                                 contact_force: ArrayLike | None = None,
+                                 contact_moment: ArrayLike | None = None) -> InverseDynamics:
+        """Contact load, joint torques and residual from the minimal-form equations (2.9).
+
+        The ``k = n + 2`` rows of ``Mbar qdd + h_b = Q`` (:meth:`mass_matrix`,
+        :meth:`bias_forces`) are the whole-body force balance (rows ``x_B``, ``y_B``) and
+        one moment equation per segment about its proximal joint, which holds the subtree
+        beyond it. The base rows give the contact force; the sum of the angle rows, in which
+        the joint torques cancel, is the whole-body moment balance and gives the free contact
+        moment; the rows of the child segments then give the joint torques from the free
+        ends inward. A measured contact force or moment is used as given instead, and the
+        equation it would have come from is reported as ``residual``.
+
+        Parameters
+        ----------
+        q, qd, qdd : array_like, shape (..., k)
+            Generalised coordinates and their derivatives [m, rad, s].
+        contact_point : (segment, distance)
+            Segment (name or index) and distance from its proximal joint [m] where the
+            contact force acts.
+        contact_force : array_like, shape (..., 2), optional
+            A measured contact force [N]; computed when omitted.
+        contact_moment : array_like, shape (...,), optional
+            A measured free contact moment [N m]; computed when omitted.
+
+        Returns
+        -------
+        InverseDynamics
+        """
+        self.check_contact_point(contact_point)
+        q = self.check_coordinates(q)
+        qd = self.check_coordinates(qd, "qd", "m/s, rad/s")
+        qdd = self.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
+        i = self.segment_index(contact_point[0])
+        lhs = np.einsum("...ij,...j->...i", self.mass_matrix(q), qdd) + self.bias_forces(q, qd)
+        R = (lhs[..., :2].copy() if contact_force is None
+             else as_array(contact_force, "contact_force", unit="N", last=2))
+        hR = self.applied_forces(q, contact_force=R, contact_point=contact_point) \
+            - self.applied_forces(q)
+        rhs = lhs - np.einsum("...ai,...a->...i", self.jacobian_q(q), hR)
+        total = rhs[..., 2:].sum(axis=-1)  # whole-body moment balance: torques cancel
+        Mc = (total if contact_moment is None
+              else as_array(contact_moment, "contact_moment", unit="N m"))
+        rhs[..., 2 + i] = rhs[..., 2 + i] - Mc
+        B = self.torque_map
+        tau = np.linalg.solve(B[1:], rhs[..., 3:, None])[..., 0]
+        resid = np.concatenate([rhs[..., :2], rhs[..., 2:3] - tau @ B[0][:, None]], axis=-1)
+        shape = rhs.shape[:-1]
+        return InverseDynamics(np.broadcast_to(R, shape + (2,)).copy(),
+                               np.broadcast_to(Mc, shape).copy(), tau, resid)
+
+    def inverse_dynamics(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
+                         contact_point: tuple[int | str, float],
+                         contact_force: ArrayLike | None = None,
+                         contact_moment: ArrayLike | None = None) -> np.ndarray:
+        """Joint torques that produce a given motion, as :meth:`PlanarChain.inverse_dynamics`.
+
+        The torques of :meth:`contact_inverse_dynamics`; the contact force and moment are
+        computed unless given (see there for the arguments).
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., n - 1)
+            Joint torques on the child segments [N m], counter-clockwise positive.
+        """
+        return self.contact_inverse_dynamics(
+            q, qd, qdd, contact_point=contact_point, contact_force=contact_force,
+            contact_moment=contact_moment).torques
 
     def applied_forces(self, q: ArrayLike, *, torques: ArrayLike | None = None,
                        contact_force: ArrayLike | None = None,

@@ -314,3 +314,43 @@ def test_trial_arguments_are_refused_clearly(motion, model):
         rx.reactions_augmented(model, motion.q, motion.qd, h=h)
     with pytest.raises(TypeError, match="model must be a PlanarTree"):
         rx.inverse_dynamics(object())
+
+
+def test_tree_inverse_dynamics_is_the_formulation_and_the_newton_euler_pass(motion):
+    # PlanarTree.inverse_dynamics returns the torques of reactions.inverse_dynamics (one
+    # computation: identical arrays); independent truth: the Newton-Euler pass from the feet
+    # up gives the same hip, knee and ankle torques (rounding of ~1e3 N m sums).
+    m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
+    cp, R, Mc = motion.contact_point, motion.contact_force, motion.contact_moment
+    tau = m.inverse_dynamics(q, qd, qdd, contact_point=cp, contact_force=R, contact_moment=Mc)
+    assert tau.shape == (q.shape[0], m.n - 1)
+    np.testing.assert_array_equal(
+        tau, rx.inverse_dynamics(m, q, qd, qdd, contact_point=cp, contact_force=R,
+                                 contact_moment=Mc).torques)
+    _, tau_ne = rx.reactions_newton_euler(motion)
+    legs = [m.joint_names.index(j) for j in LEGS]
+    np.testing.assert_allclose(tau[:, legs], tau_ne, rtol=0, atol=1e-8 * m.body_weight)
+
+
+def test_tree_and_chain_inverse_dynamics_share_their_convention(frames):
+    # The same two links as a PlanarChain hinged at the origin and as a PlanarTree held at
+    # its base (contact at the root's proximal end): the chain's hinge torque is the tree's
+    # free contact moment, its second joint torque the tree's joint torque (counter-clockwise
+    # on the child in both). Two independent computations (the chain's blocked kernel, the
+    # tree's minimal form); rounding only.
+    from bmc.chain import PlanarChain
+    L, c, mass, inertia = [0.4, 0.35], [0.18, 0.15], [3.0, 2.0], [0.05, 0.03]
+    chain = PlanarChain(L, c, mass, inertia, g=9.81)
+    tree = PlanarTree(["upper", "lower"], [-1, 0], [0.0, L[0]], [1, 1], L, c, mass, inertia,
+                      g=9.81)
+    qc, qdc, qddc = (np.asarray(x)[:, :2] for x in frames)       # chain joint coordinates
+    theta, w, al = (chain.to_segment_angles(x) for x in (qc, qdc, qddc))
+    zero = np.zeros((qc.shape[0], 2))
+    q = np.concatenate([zero, theta - np.pi / 2], axis=-1)       # tree: phi = theta - 90 deg
+    qd, qdd = np.concatenate([zero, w], axis=-1), np.concatenate([zero, al], axis=-1)
+    tau_chain = chain.inverse_dynamics(qc, qdc, qddc)
+    res = tree.contact_inverse_dynamics(q, qd, qdd, contact_point=("upper", 0.0))
+    np.testing.assert_allclose(res.contact_moment, tau_chain[:, 0], rtol=0, atol=1e-11)
+    np.testing.assert_allclose(tree.inverse_dynamics(q, qd, qdd, contact_point=("upper", 0.0)),
+                               tau_chain[:, 1:], rtol=0, atol=1e-11)
+    np.testing.assert_allclose(res.residual, 0.0, atol=1e-11)
