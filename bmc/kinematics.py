@@ -25,7 +25,7 @@ __all__ = [
     "minimum_jerk",
     "minimum_jerk_reach_2link",
     "perp",
-    "rotation_matrix",
+    "planar_rotation",
     "segment_angle",
 ]
 
@@ -34,7 +34,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def rotation_matrix(angle: ArrayLike) -> np.ndarray:
+def planar_rotation(angle: ArrayLike) -> np.ndarray:
     """Planar rotation matrices ``[[cos, -sin], [sin, cos]]``.
 
     Parameters
@@ -49,7 +49,7 @@ def rotation_matrix(angle: ArrayLike) -> np.ndarray:
 
     Examples
     --------
-    >>> print(np.round(rotation_matrix(np.pi / 2) @ [1.0, 0.0], 12))
+    >>> print(np.round(planar_rotation(np.pi / 2) @ [1.0, 0.0], 12))
     [0. 1.]
     """
     a = as_array(angle, "angle", unit="rad")

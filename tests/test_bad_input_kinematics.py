@@ -12,7 +12,7 @@ Q = np.array([[0.1, 0.5], [0.2, 0.6], [0.3, 0.7]])
 T = np.linspace(0.0, 1.0, 11)
 
 VALID = {
-    kin.rotation_matrix: {"angle": 0.3},
+    kin.planar_rotation: {"angle": 0.3},
     kin.forward_kinematics: {"lengths": L2, "q": Q},
     kin.jacobian: {"lengths": L2, "q": Q},
     kin.inverse_kinematics_2link: {"p": [0.3, 0.2], "l1": 0.3, "l2": 0.25},
@@ -32,13 +32,13 @@ def case(func, exc, arg, **bad):
 
 CASES = [
     # wrong types: text, booleans, complex angles (the imaginary part was dropped), None
-    case(kin.rotation_matrix, TypeError, "angle", angle="90"),
-    case(kin.rotation_matrix, TypeError, "angle", angle=True),
-    case(kin.rotation_matrix, TypeError, "angle", angle=0.3 + 0.2j),
-    case(kin.rotation_matrix, TypeError, "angle", angle=np.array([0.1, 0.2j])),
-    case(kin.rotation_matrix, TypeError, "angle", angle=None),
-    case(kin.rotation_matrix, TypeError, "angle", angle=[0.1, "0.2"]),
-    case(kin.rotation_matrix, TypeError, "angle", angle=np.array([object()])),
+    case(kin.planar_rotation, TypeError, "angle", angle="90"),
+    case(kin.planar_rotation, TypeError, "angle", angle=True),
+    case(kin.planar_rotation, TypeError, "angle", angle=0.3 + 0.2j),
+    case(kin.planar_rotation, TypeError, "angle", angle=np.array([0.1, 0.2j])),
+    case(kin.planar_rotation, TypeError, "angle", angle=None),
+    case(kin.planar_rotation, TypeError, "angle", angle=[0.1, "0.2"]),
+    case(kin.planar_rotation, TypeError, "angle", angle=np.array([object()])),
     case(kin.forward_kinematics, TypeError, "lengths", lengths="0.3, 0.25"),
     case(kin.forward_kinematics, TypeError, "q", q=Q + 1j),
     case(kin.forward_kinematics, TypeError, "q", q=[True, False]),
@@ -64,7 +64,7 @@ CASES = [
     case(kin.segment_angle, ValueError, "proximal", proximal=[0.0, 0.0, 0.0]),
     case(kin.cross2, ValueError, "a", a=[1.0, 0.0, 0.0]),
     # non-finite values
-    case(kin.rotation_matrix, ValueError, "angle", angle=np.nan),
+    case(kin.planar_rotation, ValueError, "angle", angle=np.nan),
     case(kin.forward_kinematics, ValueError, "q", q=np.where(Q > 0.5, np.inf, Q)),
     case(kin.inverse_kinematics_2link, ValueError, "p", p=[np.nan, 0.2]),
     case(kin.minimum_jerk, ValueError, "duration", duration=np.inf),
@@ -95,7 +95,7 @@ def test_no_nan_or_inf_from_finite_valid_input(seed):
     lengths = rng.uniform(0.1, 1.0, 2)
     q = rng.uniform(-4, 4, (20, 2))
     p = kin.forward_kinematics(lengths, q)
-    outs = [kin.rotation_matrix(q[:, 0]), p, kin.jacobian(lengths, q),
+    outs = [kin.planar_rotation(q[:, 0]), p, kin.jacobian(lengths, q),
             kin.inverse_kinematics_2link(p, *lengths),
             *kin.minimum_jerk(q[0], q[1], 0.7, np.linspace(-0.1, 0.8, 30)),
             kin.segment_angle(p, p + 0.1), kin.perp(p), kin.cross2(p, p[::-1])]

@@ -13,19 +13,19 @@ from bmc.kinematics import (
     joint_rates_2link,
     minimum_jerk,
     minimum_jerk_reach_2link,
-    rotation_matrix,
+    planar_rotation,
     segment_angle,
 )
 
 
-def test_rotation_matrix_orthonormal_and_composes():
+def test_planar_rotation_orthonormal_and_composes():
     a = np.linspace(-4, 4, 9)
-    R = rotation_matrix(a)
+    R = planar_rotation(a)
     assert R.shape == (9, 2, 2)
     # R R^T = I and R(a) R(b) = R(a + b): trigonometric identities, rounding only.
     np.testing.assert_allclose(R @ np.swapaxes(R, -1, -2), np.broadcast_to(np.eye(2), R.shape),
                                atol=1e-15)
-    np.testing.assert_allclose(R @ rotation_matrix(0.3), rotation_matrix(a + 0.3), atol=1e-15)
+    np.testing.assert_allclose(R @ planar_rotation(0.3), planar_rotation(a + 0.3), atol=1e-15)
 
 
 def test_forward_kinematics_closed_form_and_chain_agreement():
