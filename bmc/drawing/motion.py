@@ -18,6 +18,17 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+
+def _times(times: ArrayLike | None, n_frames: int) -> np.ndarray | None:
+    """Check ``times`` [s]: one value per frame, or ``None``."""
+    if times is None:
+        return None
+    times = as_array(times, "times", unit="s", ndim=1)
+    if times.size != n_frames:
+        raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
+                         f"{times.size}: pass the time of each posture")
+    return times
+
 def _poses(poses: ArrayLike) -> np.ndarray:
     arr = as_array(poses, "poses", unit="m", last=2)
     if arr.ndim == 2:
@@ -141,11 +152,7 @@ def strobe(
     if not isinstance(cmap, str) or cmap not in mpl.colormaps:
         raise ValueError(f"cmap must name a matplotlib colormap (e.g. 'viridis'); got {cmap!r}")
     pairs = _connectivity(pts.shape[1], parents, segments)
-    if times is not None:
-        times = as_array(times, "times", unit="s", ndim=1)
-        if times.size != n_frames:
-            raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
-                             f"{times.size}")
+    times = _times(times, n_frames)
     drawn = list(range(0, n_frames, every))
     if drawn[-1] != n_frames - 1:  # the last posture is always drawn, never twice
         if len(drawn) > 1 and n_frames - 1 - drawn[-1] < every / 2:
@@ -345,11 +352,7 @@ def animation(
     pts = _poses(poses)
     n_frames = pts.shape[0]
     pairs = _connectivity(pts.shape[1], parents, segments)
-    if times is not None:
-        times = as_array(times, "times", unit="s", ndim=1)
-        if times.size != n_frames:
-            raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
-                             f"{times.size}")
+    times = _times(times, n_frames)
     if not isinstance(interval, (int, np.integer)) or interval <= 0:
         raise ValueError(f"interval [ms] must be a positive integer; got {interval!r}")
     if isinstance(dpi, (bool, np.bool_)) or not isinstance(dpi, (int, np.integer)) \
