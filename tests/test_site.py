@@ -50,12 +50,9 @@ BUILD_TIMEOUT = 300  # [s] about 16 s on 2 shared cores; generous for a loaded C
 FIGURE = '.cell_output img[src*="_images/"]'
 PAGE_TIMEOUT = 30_000  # [ms] one page load plus MathJax typesetting
 
-# Explorers store a static figure beside their widget view (issue 20's output contract:
-# one output bundle with both "application/vnd.jupyter.widget-view+json" and "image/png",
-# or an "image/png" output in the same cell). Until the notebooks are re-stored that way,
-# the explorer check is an expected failure; strict, so it must be switched on when they are.
-EXPLORER_FALLBACK_STORED = True
-
+# Explorers store a static figure beside their widget view: one output bundle with both
+# "application/vnd.jupyter.widget-view+json" and "image/png", or an "image/png" output in
+# the same cell; the site shows that picture.
 
 
 def _skip_or_fail(message: str) -> None:
@@ -272,8 +269,6 @@ def test_notebook_pages_show_every_stored_figure(site: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(not EXPLORER_FALLBACK_STORED, strict=True,
-                   reason="explorer cells do not yet store a static image/png beside the widget")
 def test_every_explorer_shows_one_static_figure(site: Path) -> None:
     problems, explorers = [], 0
     for nb in build_site.course_notebooks():

@@ -26,12 +26,6 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
-# Notebooks whose stored outputs predate the static pictures of explorers and animations:
-# expected to fail until they are re-executed with tools/run_notebooks.py. Remove a name as
-# soon as its notebook is re-executed (strict: a notebook that passes and is still listed
-# fails, so this set cannot go stale).
-NOT_YET_RESTORED: set[str] = set()
-
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 WIDGET_TEXT = "VBox(children="  # what a page shows for a widget that stored no picture
 IMG_SRC = re.compile(r"<img\b[^>]*\bsrc=\"data:image/png;base64,([^\"]+)\"")
@@ -42,19 +36,7 @@ def _squeeze(data: str | list[str]) -> str:
     return re.sub(r"\s+", "", "".join(data) if isinstance(data, list) else data)
 
 
-def _case(path: Path):
-    marks = ([pytest.mark.xfail(reason="stored outputs predate the static pictures; "
-                                       "re-execute the notebook", strict=True)]
-             if path.stem in NOT_YET_RESTORED else [])
-    return pytest.param(path, id=path.stem, marks=marks)
-
-
-def test_the_expected_failures_name_course_notebooks():
-    assert NOT_YET_RESTORED <= {p.stem for p in NOTEBOOKS}, (
-        f"NOT_YET_RESTORED names no notebook: {NOT_YET_RESTORED - {p.stem for p in NOTEBOOKS}}")
-
-
-@pytest.mark.parametrize("notebook", [_case(p) for p in NOTEBOOKS])
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_static_page_shows_every_figure(notebook: Path) -> None:
     from nbconvert import HTMLExporter
 
