@@ -110,13 +110,40 @@ def test_energy_drift_dop853_versus_euler(pend):
     assert drift_euler > 1e4 * drift_dop
 
 
-def test_fast_euler_matches_generic_euler(pend):
-    # Same method, two implementations (closed-form 2x2 solve in floats vs NumPy solve in
-    # bmc.simulate.euler): identical up to rounding accumulated over 200 steps.
-    t, y = euler_double_pendulum(pend, SOURCE_Y0, 0.02, dt=1e-4)
-    ref = bmc.simulate.euler(pend.rhs, (0.0, 0.02), SOURCE_Y0, dt=1e-4)
-    np.testing.assert_allclose(t, ref.t, atol=1e-15)
-    np.testing.assert_allclose(y, ref.y, rtol=1e-12, atol=1e-12)
+def test_fast_euler_matches_a_numpy_euler_loop(pend):
+    # Same method, two implementations: the closed-form 2x2 solve in floats against
+    # explicit Euler written here with np.linalg.solve on M and C + G built term by term
+    # (DoublePendulum.accelerations). Rounding only, accumulated over 200 steps.
+    dt, n = 1e-4, 200
+    t, y = euler_double_pendulum(pend, SOURCE_Y0, n * dt, dt=dt)
+    ref = np.empty((n + 1, 4))
+    ref[0] = SOURCE_Y0
+    for i in range(n):
+        th, w = ref[i, :2], ref[i, 2:]
+        ref[i + 1] = np.concatenate([th + dt * w, w + dt * pend.accelerations(th, w)])
+    np.testing.assert_allclose(t, dt * np.arange(n + 1), atol=1e-15)
+    np.testing.assert_allclose(y, ref, rtol=1e-12, atol=1e-12)  # rad, rad/s; values ~ 20
+
+
+def test_fast_euler_keeps_every_kth_state_of_the_full_run(pend):
+    # Steps are taken in blocks of `every` inside one call: the kept states must be exactly
+    # the states of the step-by-step run (bit for bit: the same operations in the same order).
+    _, full = euler_double_pendulum(pend, SOURCE_Y0, 0.5, dt=1e-3)
+    for every in (1, 7, 100):
+        _, kept = euler_double_pendulum(pend, SOURCE_Y0, 0.5, dt=1e-3, every=every)
+        np.testing.assert_array_equal(kept, full[::every][:len(kept)])
+
+
+def test_double_pendulum_is_immutable_and_pickles(pend):
+    # rhs uses a function built from the parameters once: changing one must be refused.
+    import pickle
+
+    with pytest.raises(AttributeError, match="cannot be changed.*'m1'"):
+        pend.m1 = 2.0
+    copy = pickle.loads(pickle.dumps(DoublePendulum(m1=2.0, l2=0.7)))
+    assert (copy.m1, copy.l2) == (2.0, 0.7)
+    y = np.array([0.3, -0.2, 1.1, 0.4])
+    np.testing.assert_array_equal(copy.rhs(0.0, y), DoublePendulum(m1=2.0, l2=0.7).rhs(0.0, y))
 
 
 def test_rhs_matches_accelerations(pend, states):

@@ -5,7 +5,7 @@ downward vertical, as in the source notebook 3; its terms ``M``, ``C``, ``G`` an
 the worked example of the matrix formalism (:mod:`bmc.matrix_form`) for forward dynamics.
 :func:`euler_double_pendulum` integrates it by explicit Euler, a fast teaching contrast to
 :func:`bmc.simulate.simulate`. The 2x2 system is solved in closed form in one place
-(``_solver``), which both :meth:`DoublePendulum.rhs` and the Euler loop call.
+(``_advance``), which both :meth:`DoublePendulum.rhs` and the Euler loop call.
 
 Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles in radians,
 counter-clockwise positive.
@@ -35,34 +35,49 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-@functools.lru_cache(maxsize=16)  # one closure per pendulum: rhs is called per step
-def _solver(k: tuple[float, float, float, float, float]
-            ) -> Callable[[float, float, float, float, float, float], tuple[float, float]]:
-    """Return ``solve(th1, th2, w1, w2, q1, q2) -> (alpha1, alpha2)`` for one pendulum.
+@functools.lru_cache(maxsize=16)  # one function per (pendulum, step)
+def _advance(k: tuple[float, float, float, float, float], h: float) -> Callable[..., tuple]:
+    """Return ``advance(state, q1=0.0, q2=0.0, n=1)``, the one closed-form solve of the pendulum.
 
-    The angular accelerations [rad/s^2] of one state, ``M^-1 (C + G + Q)`` in closed form;
-    ``k`` is :attr:`DoublePendulum.coefficients`, bound once (with ``a c`` and ``sin``,
-    ``cos``) so that a call is a handful of float operations, well under a microsecond.
+    ``state`` is ``(theta1, theta2, omega1, omega2)`` [rad, rad/s] as a tuple of floats and
+    ``q1``, ``q2`` the generalized forces ``Q`` [N m]. The angular accelerations
+    ``alpha = M^-1 (C + G + Q)`` [rad/s^2] are solved in closed form (Cramer's rule on the
+    2x2 system). With ``h > 0`` the function takes ``n`` explicit Euler steps of ``h`` [s]
+    and returns the state reached; with ``h == 0`` it returns the state's rates
+    ``(omega1, omega2, alpha1, alpha2)``. ``k`` is :attr:`DoublePendulum.coefficients`.
+
+    :meth:`DoublePendulum.rhs` calls it once per evaluation (``h == 0``) and
+    :func:`euler_double_pendulum` once per kept state (``n`` steps), so the Euler loop runs
+    inside the function: a Python call per step would cost more than the step's arithmetic.
+    The constants are bound as positional default arguments, which are local variables
+    (the fastest lookup; keyword-only defaults would cost a dictionary lookup each per call).
     """
     a, b, c, g1, g2 = k
-    ac = a * c
-    sin, cos = math.sin, math.cos
 
-    def solve(th1: float, th2: float, w1: float, w2: float, q1: float,
-              q2: float) -> tuple[float, float]:
-        d = th1 - th2
-        sd = sin(d)
-        m12 = b * cos(d)
-        r1 = -b * w2 * w2 * sd - g1 * sin(th1) + q1
-        r2 = b * w1 * w1 * sd - g2 * sin(th2) + q2
-        det = ac - m12 * m12
-        return (c * r1 - m12 * r2) / det, (a * r2 - m12 * r1) / det
+    def advance(state: tuple[float, float, float, float], q1: float = 0.0, q2: float = 0.0,
+                n: int = 1, h: float = h, a: float = a, b: float = b, nb: float = -b,
+                c: float = c, g1: float = g1, g2: float = g2, ac: float = a * c,
+                sin=math.sin, cos=math.cos) -> tuple[float, float, float, float]:
+        th1, th2, w1, w2 = state
+        for _ in range(n):
+            d = th1 - th2
+            sd = sin(d)
+            m12 = b * cos(d)                                  # M12 [kg m^2]
+            r1 = nb * w2 * w2 * sd - g1 * sin(th1) + q1       # (C + G + Q)_1 [N m]
+            r2 = b * w1 * w1 * sd - g2 * sin(th2) + q2        # (C + G + Q)_2 [N m]
+            det = ac - m12 * m12                              # det M [kg^2 m^4] > 0
+            al1 = (c * r1 - m12 * r2) / det
+            al2 = (a * r2 - m12 * r1) / det
+            if not h:
+                return w1, w2, al1, al2
+            th1, th2, w1, w2 = th1 + h * w1, th2 + h * w2, w1 + h * al1, w2 + h * al2
+        return th1, th2, w1, w2
 
-    return solve
+    return advance
 
 
 class DoublePendulum:
-    """Double pendulum of two uniform rods, angles from the downward vertical.
+    """Double pendulum of two uniform rods, angles from the downward vertical (immutable).
 
     ``theta[0]`` is rod 1's angle and ``theta[1]`` rod 2's (both absolute, measured from
     the downward vertical, counter-clockwise positive), so rod 1's tip is at
@@ -93,11 +108,22 @@ class DoublePendulum:
 
     def __init__(self, m1: float = 1.0, m2: float = 1.0, l1: float = 1.0, l2: float = 0.5,
                  g: float = 9.81) -> None:
-        self.m1 = positive(m1, "m1", unit="kg")
-        self.m2 = positive(m2, "m2", unit="kg")
-        self.l1 = positive(l1, "l1", unit="m")
-        self.l2 = positive(l2, "l2", unit="m")
-        self.g = gravity(g)
+        setattr_ = super().__setattr__
+        setattr_("m1", positive(m1, "m1", unit="kg"))
+        setattr_("m2", positive(m2, "m2", unit="kg"))
+        setattr_("l1", positive(l1, "l1", unit="m"))
+        setattr_("l2", positive(l2, "l2", unit="m"))
+        setattr_("g", gravity(g))
+        # The rates' function, built once: rhs is called thousands of times per simulation.
+        setattr_("_rates", _advance(self.coefficients, 0.0))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(
+            f"a DoublePendulum cannot be changed (tried to set {name!r}): build a new one, "
+            f"e.g. DoublePendulum(m1=..., m2=..., l1=..., l2=..., g=...)")
+
+    def __reduce__(self) -> tuple:  # pickle and copy by the parameters (the rates' function is built)
+        return DoublePendulum, (self.m1, self.m2, self.l1, self.l2, self.g)
 
     def __repr__(self) -> str:
         return (f"DoublePendulum(m1={self.m1:g}, m2={self.m2:g}, l1={self.l1:g}, "
@@ -217,8 +243,7 @@ class DoublePendulum:
         except (TypeError, ValueError):
             as_array(Q, "Q", unit="N m", last=2, ndim=1)
             raise ValueError(f"Q [N m] must hold 2 numbers; got {Q!r}") from None
-        al1, al2 = _solver(self.coefficients)(th1, th2, w1, w2, q1, q2)
-        return np.array([w1, w2, al1, al2])
+        return np.array(self._rates((th1, th2, w1, w2), q1, q2))
 
     def energy(self, theta: ArrayLike, omega: ArrayLike) -> np.ndarray:
         """Kinetic plus potential energy [J], shape (...,); potential zero at the pivot height.
@@ -320,23 +345,20 @@ def euler_double_pendulum(pend: DoublePendulum, y0: ArrayLike, t_end: float, *, 
         )
     allocation(n_steps // every + 1, 4, "dt [s] and every", what="kept steps",
                hint="raise every or dt")
-    solve = _solver(pend.coefficients)
-    th1, th2, w1, w2 = (float(v) for v in y0)
+    step = _advance(pend.coefficients, dt)
+    state = tuple(float(v) for v in y0)
     keep = np.empty((n_steps // every + 1, 4))
-    keep[0] = th1, th2, w1, w2
+    keep[0] = state
     unstable = (f"the explicit Euler step dt = {dt:g} s is unstable for this pendulum: reduce "
                 "dt (1e-4 s or less) or integrate with bmc.simulate.simulate")
-    # Steps in blocks of ``every`` (one range object, reused), one state kept per block: no
-    # per-step test. nan passes through the arithmetic and is found in the kept states
-    # below; sin(inf) raises ValueError, caught here with the block's end time.
+    # One call of ``step`` per kept state, ``every`` steps inside it: no per-step test here.
+    # nan passes through the arithmetic and is found in the kept states below; sin(inf)
+    # raises ValueError, caught here with the block's end time.
     k = 0
-    block = range(every)
     try:
         for k in range(1, n_steps // every + 1):
-            for _ in block:
-                al1, al2 = solve(th1, th2, w1, w2, 0.0, 0.0)
-                th1, th2, w1, w2 = th1 + dt * w1, th2 + dt * w2, w1 + dt * al1, w2 + dt * al2
-            keep[k] = th1, th2, w1, w2
+            state = step(state, 0.0, 0.0, every)
+            keep[k] = state
     except (ValueError, OverflowError, ZeroDivisionError) as exc:  # sin(inf), inf - inf
         raise FloatingPointError(
             f"the state overflowed to infinity by t = {k * every * dt:.6g} s: {unstable}"
