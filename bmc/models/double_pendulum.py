@@ -122,7 +122,7 @@ class DoublePendulum:
             f"a DoublePendulum cannot be changed (tried to set {name!r}): build a new one, "
             f"e.g. DoublePendulum(m1=..., m2=..., l1=..., l2=..., g=...)")
 
-    def __reduce__(self) -> tuple:  # pickle and copy by the parameters (the rates' function is built)
+    def __reduce__(self) -> tuple:  # pickle and copy by the parameters; _rates is rebuilt
         return DoublePendulum, (self.m1, self.m2, self.l1, self.l2, self.g)
 
     def __repr__(self) -> str:
