@@ -153,3 +153,45 @@ def test_a_slope_that_turns_infinite_is_reported_with_its_time():
         sim.simulate(blows_up, (0.0, 1.0), [0.0])
     # the first stage evaluated at or after 0.5 s (a step spans a few tenths of a second here)
     assert 0.5 <= float(str(info.value).split("at t = ")[1].split(" s")[0]) < 1.0
+
+
+def test_euler_finds_the_first_non_finite_step_beyond_its_first_block():
+    # Finiteness is checked per block of steps: the report must still name the exact step.
+    with pytest.raises(FloatingPointError, match=r"non-finite dy/dt \[inf\] at t = 0\.75 s"):
+        sim.euler(lambda t, y: np.array([np.inf if t >= 0.75 - 1e-9 else 1.0]), (0.0, 1.0),
+                  [0.0], dt=1e-3)
+
+
+def test_euler_reports_overflow_when_fun_then_fails_on_the_infinite_state():
+    # y' = y^2 from 1 blows up at t = 1; Euler's slope overflows at t = 1.6 s, and once y
+    # is inf, math.sin refuses it with ValueError (a later step of the same block). The
+    # student must hear about the overflow and its time, not a math domain error.
+    import math
+
+    def fun(t, y):
+        return np.array([y[0] ** 2 + 0.0 * math.sin(y[0])])
+
+    with pytest.raises(FloatingPointError, match=r"non-finite dy/dt \[inf\] at t = 1\.6 s"):
+        sim.euler(fun, (0.0, 3.0), [1.0], dt=0.05)
+
+
+def test_euler_passes_on_an_error_of_fun_at_a_finite_state():
+    def fun(t, y):
+        if t > 0.5:
+            raise KeyError("a bug in fun")
+        return -y
+
+    with pytest.raises(KeyError, match="a bug in fun"):
+        sim.euler(fun, (0.0, 1.0), [1.0], dt=1e-3)
+
+
+def test_simulate_keeps_the_warnings_of_a_successful_run():
+    import warnings
+
+    def fun(t, y):
+        warnings.warn("fun warns", UserWarning, stacklevel=2)
+        return -y
+
+    with pytest.warns(UserWarning, match="fun warns"):
+        res = sim.simulate(fun, (0.0, 1.0), [1.0])
+    assert np.isfinite(res.y).all()
