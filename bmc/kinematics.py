@@ -445,9 +445,19 @@ def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     >>> print(cross2([1.0, 0.0], [0.0, 2.0]))
     2.0
     """
-    a = as_array(a, "a", last=2)
-    b = as_array(b, "b", last=2)
-    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    # Types and shapes first; finiteness from the result, one scan instead of two (a hot
+    # path: every Newton-Euler step calls it twice on all frames).
+    a = as_array(a, "a", last=2, finite=False)
+    b = as_array(b, "b", last=2, finite=False)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    if not np.isfinite(out).all():
+        as_array(a, "a", last=2)  # names the input that holds NaN or inf
+        as_array(b, "b", last=2)
+        raise FloatingPointError(
+            f"the cross product of finite a and b overflowed (largest |a| {np.abs(a).max():.3g}, "
+            f"|b| {np.abs(b).max():.3g}): check the units of a and b")
+    return out
 
 
 def perp(v: ArrayLike) -> np.ndarray:

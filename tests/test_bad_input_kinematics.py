@@ -68,6 +68,9 @@ CASES = [
     case(kin.forward_kinematics, ValueError, "q", q=np.where(Q > 0.5, np.inf, Q)),
     case(kin.inverse_kinematics_2link, ValueError, "p", p=[np.nan, 0.2]),
     case(kin.minimum_jerk, ValueError, "duration", duration=np.inf),
+    case(kin.cross2, ValueError, "a", a=np.array([[0.0, 1.0], [np.nan, 0.0]])),
+    case(kin.cross2, ValueError, "b", b=[0.0, np.inf]),
+    case(kin.cross2, FloatingPointError, "overflowed", a=[1e200, 0.0], b=[0.0, 1e200]),
     case(kin.segment_angle, ValueError, "distal", distal=[np.nan, 1.0]),
     # wrong signs
     case(kin.forward_kinematics, ValueError, "lengths", lengths=[0.3, -0.25]),
