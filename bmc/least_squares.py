@@ -221,8 +221,11 @@ def system(
     mass = model.mass_matrix(phi)
     h = model.bias_forces(phi, phid)
     C, d = model.ground_reaction_terms(phi, phid)
-    k = np.linalg.solve(mass, np.broadcast_to(model.Q, mass.shape))
-    u = np.linalg.solve(mass, h[..., None])[..., 0]
+    # k = M^-1 Q and u = M^-1 h from one factorisation per frame (one batched solve with
+    # the columns of Q and h side by side: two solves cost twice as much).
+    both = np.linalg.solve(mass, np.concatenate(
+        [np.broadcast_to(model.Q, mass.shape), h[..., None]], axis=-1))
+    k, u = both[..., :-1], both[..., -1]
     A = np.concatenate([C @ k, k], axis=-2)
     b = np.concatenate(
         [grf - d + np.einsum("...ij,...j->...i", C, u), phidd + u], axis=-1

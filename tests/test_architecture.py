@@ -225,7 +225,11 @@ WRITTEN_ONCE = {
     "planar Newton-Euler step": (r"m \* vec\[\"acm\"\] - m \* gravity - vec\[\"Fd\"\]",
                                  "bmc.newton_euler"),
     "acceleration of a point on rotating segments": (
-        r"\w+\[\.\.\., None\] \* en - \(\w+\*\*2\)\[\.\.\., None\] \* e\b", "bmc.kinematics"),
+        # the components (-(al s + w^2 c), al c - w^2 s) as kinematics forms them in place,
+        # or the broadcast form al perp(e) - w^2 e that a copy would likely use
+        r"np\.multiply\(w, wc, out=wc\)"
+        r"|\w+\[\.\.\., None\] \* \w+ - \(\w+ ?\*\* ?2\)\[\.\.\., None\] \* \w+",
+        "bmc.kinematics"),
 }
 
 
