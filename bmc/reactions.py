@@ -317,7 +317,7 @@ def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None
     forces, moments = [], []
     for i in path:  # from the contact segment up
         Fp, Mp = invdyn2d(r[..., i, :], rd, joints[..., i, :], a[..., i, :],
-                          qdd[..., 2 + i], model.mass[i], model.inertia[i], F, Md, g=model.g)
+                          qdd[..., 2 + i], model.masses[i], model.inertias[i], F, Md, g=model.g)
         forces.append(-Fp)  # force of this (distal) segment on its parent
         moments.append(Mp)  # moment on this segment at its proximal joint
         F, Md, rd = -Fp, -Mp, joints[..., i, :]
@@ -490,8 +490,8 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
     params: dict = {}
     sym = {}
     for i in range(n):
-        for name, value in (("m", model.mass[i]), ("J", model.inertia[i]),
-                            ("c", model.com[i]), ("l", model.length[i])):
+        for name, value in (("m", model.masses[i]), ("J", model.inertias[i]),
+                            ("c", model.com[i]), ("l", model.lengths[i])):
             s = sp.Symbol(f"{name}{i + 1}", positive=True)
             sym[name, i] = s
             params[s] = float(value)
@@ -506,7 +506,7 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
             att = model.attach[i]
             if att == 0.0:
                 a = sp.Integer(0)
-            elif np.isclose(att, model.length[b]):
+            elif np.isclose(att, model.lengths[b]):
                 a = sym["l", b]
             else:
                 a = sp.Symbol(f"a{i + 1}", positive=True)

@@ -102,14 +102,14 @@ class PlanarTree:
         proximal joint [m] (ignored for the root).
     direction : array_like, shape (n,)
         ``+1`` if the segment's axis points up at zero angle, ``-1`` if it hangs down.
-    length : array_like, shape (n,)
-        Segment length from the proximal joint to the distal end [m] (drawing only).
+    lengths : array_like, shape (n,)
+        Segment lengths from the proximal joint to the distal end [m] (drawing only).
     com : array_like, shape (n,)
         Distance of the COM from the proximal joint along the axis [m].
-    mass : array_like, shape (n,)
-        Segment mass [kg].
-    inertia : array_like, shape (n,)
-        Moment of inertia about the COM, z axis [kg m^2].
+    masses : array_like, shape (n,)
+        Segment masses [kg].
+    inertias : array_like, shape (n,)
+        Moments of inertia about each COM, z axis [kg m^2].
     g : float, optional
         Acceleration of free fall [m/s^2] (keyword-only, default 9.81).
     joint_names : sequence of str, optional
@@ -146,10 +146,10 @@ class PlanarTree:
     parent: tuple[int, ...]
     attach: np.ndarray
     direction: np.ndarray
-    length: np.ndarray
+    lengths: np.ndarray
     com: np.ndarray
-    mass: np.ndarray
-    inertia: np.ndarray
+    masses: np.ndarray
+    inertias: np.ndarray
     g: float = G
     joint_names: tuple[str, ...] = ()
     lever: np.ndarray = field(init=False, repr=False)
@@ -158,8 +158,8 @@ class PlanarTree:
     torque_map: np.ndarray = field(init=False, repr=False)
 
     def __init__(self, names: Sequence[str], parent: Sequence[int], attach: ArrayLike,
-                 direction: ArrayLike, length: ArrayLike, com: ArrayLike, mass: ArrayLike,
-                 inertia: ArrayLike, *, g: float = G,
+                 direction: ArrayLike, lengths: ArrayLike, com: ArrayLike,
+                 masses: ArrayLike, inertias: ArrayLike, *, g: float = G,
                  joint_names: Sequence[str] | None = None) -> None:
         if isinstance(names, str) or not hasattr(names, "__iter__") or not all(
                 isinstance(s, str) for s in names):
@@ -180,8 +180,8 @@ class PlanarTree:
                 f"segment (-1 for the root, which comes first); got {parent} for {n} names")
         arrays = {}
         for label, value, unit in (("attach", attach, "m"), ("direction", direction, ""),
-                                   ("length", length, "m"), ("com", com, "m"),
-                                   ("mass", mass, "kg"), ("inertia", inertia, "kg m^2")):
+                                   ("lengths", lengths, "m"), ("com", com, "m"),
+                                   ("masses", masses, "kg"), ("inertias", inertias, "kg m^2")):
             arr = as_array(value, label, unit=unit, ndim=1)
             if arr.shape != (n,):
                 raise ValueError(f"{label} must have shape ({n},), one value per segment; "
@@ -190,16 +190,17 @@ class PlanarTree:
             arrays[label] = arr
         if not np.all(np.isin(arrays["direction"], (-1.0, 1.0))):
             raise ValueError(f"direction must be +1 or -1 per segment; got {direction!r}")
-        for label in ("mass", "inertia", "length"):
+        for label, unit in (("masses", "kg"), ("inertias", "kg m^2"), ("lengths", "m")):
             if np.any(arrays[label] <= 0):
-                raise ValueError(f"{label} must be positive; got {arrays[label]}")
-        outside = (arrays["com"] < 0) | (arrays["com"] > arrays["length"])
+                raise ValueError(f"{label} [{unit}] must all be > 0, one value per segment; "
+                                 f"got {arrays[label].tolist()}")
+        outside = (arrays["com"] < 0) | (arrays["com"] > arrays["lengths"])
         if np.any(outside):
             i = int(np.argmax(outside))
             raise ValueError(
                 f"com [m] is the distance from each segment's proximal end to its centre of mass "
                 f"and must lie within the segment, 0 <= com <= length; got com "
-                f"{arrays['com'][i]:g} m for the {arrays['length'][i]:g} m {names[i]}: check the "
+                f"{arrays['com'][i]:g} m for the {arrays['lengths'][i]:g} m {names[i]}: check the "
                 "unit (a fraction such as 0.43 must be multiplied by the length first)")
         if joint_names is None:
             joint_names = [f"joint{j + 1}" for j in range(n - 1)]
@@ -249,7 +250,7 @@ class PlanarTree:
     @property
     def total_mass(self) -> float:
         """Total mass [kg]."""
-        return float(self.mass.sum())
+        return float(self.masses.sum())
 
     @property
     def body_weight(self) -> float:
@@ -303,10 +304,10 @@ class PlanarTree:
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{name}[0]: {exc}") from None
         d = number(distance, f"{name}[1]", unit="m")
-        if not 0 <= d <= self.length[i]:
+        if not 0 <= d <= self.lengths[i]:
             raise ValueError(
                 f"{name}[1] [m] is the distance of the contact point from the proximal joint "
-                f"of {self.names[i]} and must lie on that segment, 0 to {self.length[i]:g} m; "
+                f"of {self.names[i]} and must lie on that segment, 0 to {self.lengths[i]:g} m; "
                 f"got {d:g}: check the unit (cm for m?) and the segment")
         return i, d
 
@@ -354,7 +355,7 @@ class PlanarTree:
     def distal_positions(self, q: ArrayLike) -> np.ndarray:
         """Distal end of every segment, shape (..., n, 2) [m]."""
         q = self.check_coordinates(q)
-        return self.joint_positions(q) + self.length[:, None] * self.axes(q[..., 2:])
+        return self.joint_positions(q) + self.lengths[:, None] * self.axes(q[..., 2:])
 
     def point(self, q: ArrayLike, segment: int | str, distance: float) -> np.ndarray:
         """Position of a point on a segment's axis, ``distance`` [m] from its proximal joint.
@@ -478,7 +479,7 @@ class PlanarTree:
     # ------------------------------------------------------------------------ dynamics
     def mass_diagonal(self) -> np.ndarray:
         """Diagonal of the constant mass matrix ``M = diag(m_i, m_i, J_i)``, shape (3n,)."""
-        return np.stack([self.mass, self.mass, self.inertia], axis=-1).reshape(-1)
+        return np.stack([self.masses, self.masses, self.inertias], axis=-1).reshape(-1)
 
     def mass_matrix(self, q: ArrayLike) -> np.ndarray:
         """Mass matrix in generalised coordinates, ``Mbar = D^T M D`` (eq. 2.9).
@@ -616,7 +617,7 @@ class PlanarTree:
         q = self.check_coordinates(q)
         n = self.n
         h = np.zeros(q.shape[:-1] + (n, 3))
-        h[..., 1] = -self.mass * self.g
+        h[..., 1] = -self.masses * self.g
         if torques is not None:
             tau = self.check_vector(torques, "torques", n - 1, "N m")
             h = h + np.zeros(tau.shape[:-1] + (1, 1))

@@ -251,3 +251,24 @@ def test_a_formula_is_written_once(formula):
         for n in [len(re.findall(pattern, path.read_text()))] if n
     ]
     assert hits == [(home, 1)], f"{formula}: expected once in {home}, found {hits}"
+
+
+def test_the_planar_models_name_their_segment_arrays_alike():
+    # PlanarChain, FourSegmentModel and PlanarTree take the same per-segment arrays under
+    # the same names (and hold them as attributes of those names).
+    import inspect
+
+    import numpy as np
+
+    from bmc.chain import PlanarChain
+    from bmc.models.human import human_model
+    from bmc.models.standing import FourSegmentModel
+    from bmc.tree import PlanarTree
+
+    names = ("lengths", "com", "masses", "inertias")
+    for cls in (PlanarChain, FourSegmentModel, PlanarTree):
+        params = inspect.signature(cls).parameters
+        assert all(name in params for name in names), (cls.__name__, list(params))
+    for model in (PlanarChain([0.3], [0.1], [2.0], [0.02]), FourSegmentModel(), human_model()):
+        shapes = {np.shape(getattr(model, name)) for name in names}
+        assert len(shapes) == 1 and len(shapes.pop()) == 1, (type(model).__name__, shapes)

@@ -11,8 +11,8 @@ from bmc.models.human import human_model
 from bmc.tree import PlanarTree
 
 LEG = {"names": ["thigh", "shank"], "parent": [-1, 0], "attach": [0.0, 0.4],
-       "direction": [-1, -1], "length": [0.4, 0.4], "com": [0.17, 0.17], "mass": [7.0, 3.0],
-       "inertia": [0.1, 0.05]}
+       "direction": [-1, -1], "lengths": [0.4, 0.4], "com": [0.17, 0.17], "masses": [7.0, 3.0],
+       "inertias": [0.1, 0.05]}
 MODEL = human_model()
 Z = np.zeros(9)
 H = MODEL.applied_forces(Z)
@@ -44,7 +44,7 @@ CASES = [
     case(PlanarTree, TypeError, "parent", parent=[-1, 0.0]),        # float index accepted
     case(PlanarTree, TypeError, "parent", parent=[-1, True]),
     case(PlanarTree, TypeError, "parent", parent=None),
-    case(PlanarTree, TypeError, "mass", mass=["7", "3"]),
+    case(PlanarTree, TypeError, "masses", masses=["7", "3"]),
     case(PlanarTree, TypeError, "g", g="9.81"),
     case(MODEL.segment_index, TypeError, "segment", segment=1.5),
     case(MODEL.point, TypeError, "distance", distance="0.1"),
@@ -64,8 +64,8 @@ CASES = [
     case(reactions.minimal_form, ValueError, "h", h=np.zeros(20)),
     case(reactions.reactions_classical, ValueError, "qd", qd=np.zeros((3, 8))),
     # non-finite values, signs
-    case(PlanarTree, ValueError, "length", length=[0.4, -0.4]),
-    case(PlanarTree, ValueError, "inertia", inertia=[0.1, np.nan]),
+    case(PlanarTree, ValueError, "lengths", lengths=[0.4, -0.4]),
+    case(PlanarTree, ValueError, "inertias", inertias=[0.1, np.nan]),
     case(MODEL.point, ValueError, "distance", distance=np.nan),
     case(reactions.inverse_dynamics, ValueError, "qdd", qdd=np.full(9, np.inf)),
     # contact point at NaN returned all-NaN; off the segment gave a wrong answer

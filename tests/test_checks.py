@@ -407,7 +407,7 @@ def test_reactions_problem_is_the_leg_of_the_human_model():
 
     p = checks.problem("reactions")
     tree = human_model(body_mass=p.body_mass, height=p.height)
-    np.testing.assert_array_equal(p.masses, tree.mass[1:4])
+    np.testing.assert_array_equal(p.masses, tree.masses[1:4])
     # de Leva (1996) Table 4, male: thigh 14.16 %, shank 4.33 %, foot 1.37 %, both legs
     np.testing.assert_allclose(p.masses, 2 * 60.0 * np.array([0.1416, 0.0433, 0.0137]),
                                rtol=1e-3)

@@ -37,7 +37,7 @@ def test_knee_extensor_against_a_hand_moment_balance():
     q = _squat(model)
     zero = np.zeros(model.k)
     foot = model.segment_index("foot")
-    ankle_to_ball = 0.7 * model.length[foot]
+    ankle_to_ball = 0.7 * model.lengths[foot]
     idyn = rx.inverse_dynamics(model, q, zero, zero, contact_point=("foot", ankle_to_ball))
     h = model.applied_forces(q, torques=idyn.torques, contact_force=idyn.contact_force,
                              contact_point=("foot", ankle_to_ball),
@@ -48,9 +48,9 @@ def test_knee_extensor_against_a_hand_moment_balance():
 
     # hand statics: whole body -> bed force and centre of pressure
     coms = np.array([model.point(q, i, model.com[i]) for i in range(model.n)])
-    weight = model.mass * model.g
+    weight = model.masses * model.g
     bed = np.array([0.0, weight.sum()])
-    cop = np.array([(model.mass @ coms[:, 0]) / model.total_mass, 0.0])
+    cop = np.array([(model.masses @ coms[:, 0]) / model.total_mass, 0.0])
     knee = model.joint_positions(q)[model.segment_index("shank")]
     below = [model.segment_index("shank"), foot]
     moment = _cross(cop - knee, bed) + sum(_cross(coms[i] - knee, [0.0, -weight[i]])

@@ -159,7 +159,7 @@ def test_static_stance_closed_form(model):
     h = model.applied_forces(q, torques=idr.torques, contact_force=R,
                              contact_point=("foot", dist), contact_moment=idr.contact_moment)
     lam = rx.reactions_augmented(model, q, zero, zero, h, joints=LEGS)
-    m = model.mass
+    m = model.masses
     below = np.array([m[1] + m[2] + m[3], m[2] + m[3], m[3]]) * model.g
     # vertical: body weight minus the weight of what lies below; horizontal: zero
     np.testing.assert_allclose(lam[1::2], model.body_weight - below, rtol=1e-12)
@@ -193,8 +193,8 @@ def test_power_balance_checks_the_torques(motion):
                               contact_point=motion.contact_point)
     _, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
     w, al = motion.qd[:, 2:], motion.qdd[:, 2:]
-    dE = (np.einsum("i,nid,nid->n", m.mass, v, a) + (m.inertia * w * al).sum(1)
-          + m.g * v[..., 1] @ m.mass)
+    dE = (np.einsum("i,nid,nid->n", m.masses, v, a) + (m.inertias * w * al).sum(1)
+          + m.g * v[..., 1] @ m.masses)
     rel = w[:, 1:] - w[:, np.asarray(m.parent[1:])]
     rd = (m.point(motion.q + 1e-7 * motion.qd, *motion.contact_point)
           - m.point(motion.q - 1e-7 * motion.qd, *motion.contact_point)) / 2e-7
@@ -240,7 +240,7 @@ def test_bad_inputs(model):
         model.applied_forces(np.zeros(9), contact_force=[0.0, 1.0])
     with pytest.raises(ValueError, match="parent must give"):
         PlanarTree(["a", "b"], [-1, 1], [0, 1], [1, 1], [1, 1], [0.5, 0.5], [1, 1], [1, 1])
-    with pytest.raises(ValueError, match="mass must be positive"):
+    with pytest.raises(ValueError, match=r"masses \[kg\] must all be > 0"):
         PlanarTree(["a"], [-1], [0], [1], [1], [0.5], [0], [1])
     pend = PlanarTree(["a", "b"], [-1, 0], [0, 1], [-1, -1], [1, 1], [0.5, 0.5], [1, 1],
                          [1, 1])

@@ -34,11 +34,11 @@ def test_human_model_inertia_is_for_sagittal_plane_rotation(model):
     # radius of gyration 30.6 % of the length in the column labelled transverse (about the
     # medio-lateral axis); the sagittal column (32.8 %) would give 15 % more
     length = 603.3 / 1741.0 * 1.70
-    np.testing.assert_allclose(model.inertia[0], 0.4346 * 60.0 * (0.306 * length) ** 2,
+    np.testing.assert_allclose(model.inertias[0], 0.4346 * 60.0 * (0.306 * length) ** 2,
                                rtol=1e-12)  # the same published numbers: rounding only
     # thighs: both sides, 14.16 % each, radius 32.9 % of 422.2 mm scaled to 1.70 m
     thigh = 422.2 / 1741.0 * 1.70
-    np.testing.assert_allclose(model.inertia[1], 2 * 0.1416 * 60.0 * (0.329 * thigh) ** 2,
+    np.testing.assert_allclose(model.inertias[1], 2 * 0.1416 * 60.0 * (0.329 * thigh) ** 2,
                                rtol=1e-12)
 
 
@@ -46,9 +46,9 @@ def test_human_model_scales_with_the_subject(model):
     heavy = human.human_model(body_mass=90.0)
     tall = human.human_model(height=1.87)
     # mass linear in body mass, lengths linear in height, inertia as m L^2: exact ratios
-    np.testing.assert_allclose(heavy.mass / model.mass, 1.5, rtol=1e-12)
-    np.testing.assert_allclose(tall.length / model.length, 1.1, rtol=1e-12)
-    np.testing.assert_allclose(tall.inertia / model.inertia, 1.1**2, rtol=1e-12)
+    np.testing.assert_allclose(heavy.masses / model.masses, 1.5, rtol=1e-12)
+    np.testing.assert_allclose(tall.lengths / model.lengths, 1.1, rtol=1e-12)
+    np.testing.assert_allclose(tall.inertias / model.inertias, 1.1**2, rtol=1e-12)
     female = human.human_model(sex="female")
     np.testing.assert_allclose(female.total_mass, 60.0, rtol=2e-4)  # table rounding
     assert not np.allclose(female.com, model.com)
@@ -68,7 +68,7 @@ def test_somersault_is_plausible(motion):
     np.testing.assert_array_equal(motion.contact_force[~motion.in_contact], 0.0)
     c = motion.in_contact & (motion.contact_force[:, 1] > 1.0)
     cop = motion.contact_moment[c] / motion.contact_force[c, 1] + motion.contact_point[1]
-    assert cop.min() > 0.0 and cop.max() < m.length[3]  # centre of pressure on the foot
+    assert cop.min() > 0.0 and cop.max() < m.lengths[3]  # centre of pressure on the foot
 
 
 def test_generated_motion_satisfies_the_minimal_form(motion):
@@ -92,14 +92,14 @@ def test_flight_is_ballistic_with_constant_angular_momentum(motion):
     m = motion.model
     r, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
     air = ~motion.in_contact
-    aG = np.einsum("i,nid->nd", m.mass, a[air]) / m.total_mass
+    aG = np.einsum("i,nid->nd", m.masses, a[air]) / m.total_mass
     np.testing.assert_allclose(aG, np.broadcast_to([0.0, -m.g], aG.shape),
                                atol=1e-9 * m.g)  # accelerations from the equations: rounding
-    rG = np.einsum("i,nid->nd", m.mass, r[air]) / m.total_mass
-    vG = np.einsum("i,nid->nd", m.mass, v[air]) / m.total_mass
+    rG = np.einsum("i,nid->nd", m.masses, r[air]) / m.total_mass
+    vG = np.einsum("i,nid->nd", m.masses, v[air]) / m.total_mass
     rho, vr = r[air] - rG[:, None], v[air] - vG[:, None]
-    H = motion.qd[air, 2:] @ m.inertia + np.einsum(
-        "i,ni->n", m.mass, rho[..., 0] * vr[..., 1] - rho[..., 1] * vr[..., 0])
+    H = motion.qd[air, 2:] @ m.inertias + np.einsum(
+        "i,ni->n", m.masses, rho[..., 0] * vr[..., 1] - rho[..., 1] * vr[..., 0])
     # integrated with rtol 1e-8 over 1.5 s of flight: constant to 1e-6 of its value
     np.testing.assert_allclose(H, H[0], rtol=1e-6)
     assert H[0] > 0  # a backward somersault turns counter-clockwise (x forward, y up)
@@ -123,7 +123,7 @@ def test_scalar_and_vector_base_acceleration_agree(model):
     q, qd, qdd0 = so._assemble(model, y[None], np.array([t]))
     R, rp = so._bed_force(model, q, 0.17, 3700.0, 10.0)
     r, _, _ = model.kinematics(q, qd, qdd0)
-    arm = cross2(rp - model.mass @ r / model.total_mass, R)
+    arm = cross2(rp - model.masses @ r / model.total_mass, R)
     acc = so._base_acceleration(model, q, qd, qdd0, R, 0.02 * R[:, 1] + so.COP_FOLLOW * arm)
     # two implementations of the same equations: rounding only
     np.testing.assert_allclose(fast.rhs(t, y, True)[3:], acc[0], rtol=1e-10, atol=1e-10)
@@ -177,7 +177,7 @@ def _leg_by_hand(motion):
         out = -cross2(P - joint, R) - Mfree
         for i in segs:
             r, a = com[i]
-            out = out + m.inertia[i] * al[:, i] + m.mass[i] * cross2(r - joint, a - gvec)
+            out = out + m.inertias[i] * al[:, i] + m.masses[i] * cross2(r - joint, a - gvec)
         return out
 
     return np.stack([moment(hip, (th, sh, ft)), moment(knee, (sh, ft)),
@@ -235,7 +235,7 @@ def test_joint_moment_signs_in_a_static_squat(model):
     squat = np.zeros(model.k)
     squat[2:] = [-0.5, np.radians(70), np.radians(-40), np.pi / 2, -0.5, -0.5, -0.5]
     zero = np.zeros(model.k)
-    contact = ("foot", human.CONTACT_FRACTION * model.length[3])
+    contact = ("foot", human.CONTACT_FRACTION * model.lengths[3])
     idr = rx.inverse_dynamics(model, squat, zero, zero, contact_point=contact)
     hip, knee, ankle = idr.torques[:3]
     assert knee > 50.0 and hip < -20.0 and ankle < -20.0

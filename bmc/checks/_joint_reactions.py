@@ -37,7 +37,7 @@ def _leg_entries(body_mass: float = 60.0, height: float = 1.70,
     return [
         ("body_mass", body_mass, "kg", "body mass of the jumper (de Leva's segments)"),
         ("height", height, "m", "body height of the jumper"),
-        ("masses", model.mass[legs], "kg", "m2, m3, m4: thigh, shank, foot (both legs)"),
+        ("masses", model.masses[legs], "kg", "m2, m3, m4: thigh, shank, foot (both legs)"),
         ("lengths", model.attach[legs[1:]], "m", "l2, l3: thigh (hip to knee), shank "
          "(knee to ankle)"),
         ("c", model.com[legs], "m", "c2, c3, c4: hip to thigh COM, knee to shank COM, "

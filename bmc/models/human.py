@@ -217,7 +217,7 @@ def leg_reactions(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike
     lam = _leg_equations(
         qdd[..., 0], qdd[..., 1], tuple(np.sin(p) for p in phi), tuple(np.cos(p) for p in phi),
         tuple(qd[..., 2 + i] for i in legs), tuple(qdd[..., 2 + i] for i in legs),
-        tuple(model.mass[list(legs)]), tuple(model.com[list(legs)]),
+        tuple(model.masses[list(legs)]), tuple(model.com[list(legs)]),
         model.attach[legs[1]], model.attach[legs[2]], model.g, R[..., 0], R[..., 1])
     return np.stack(np.broadcast_arrays(*lam), axis=-1)
 

@@ -166,7 +166,7 @@ def _base_acceleration(model: PlanarTree, q: np.ndarray, qd: np.ndarray, qdd0: n
     ``sum m_i (r_i - r_G) = 0`` the base acceleration drops out of the moment equation, which
     gives ``phidd_root`` first.
     """
-    m, J, mt, rc = model.mass, model.inertia, model.total_mass, model.com_lever
+    m, J, mt, rc = model.masses, model.inertias, model.total_mass, model.com_lever
     e = model.axes(q[:, 2:])
     en = perp(e)
     w, al0 = qd[:, 2:, None], qdd0[:, 2:, None]
@@ -194,8 +194,8 @@ class _ScalarModel:
         self.dir = [float(d) for d in model.direction]
         self.att = [float(a) for a in model.attach]
         self.com = [float(c) for c in model.com]
-        self.m = [float(x) for x in model.mass]
-        self.J = [float(x) for x in model.inertia]
+        self.m = [float(x) for x in model.masses]
+        self.J = [float(x) for x in model.inertias]
         self.mt, self.g, self.n = model.total_mass, model.g, model.n
         self.dist, self.k, self.lean, self.lever = dist, stiffness, lean, lever
         self.steps = list(zip(_STEP_JOINT.tolist(), _STEP_T0.tolist(), _STEP_T.tolist(),
@@ -355,13 +355,13 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     drift = number(drift, "drift", unit="m/s")
     rtol = tolerance(rtol, "rtol", upper=1e-2)
     lean_len = 10.0
-    dist = BED_CONTACT * model.length[3]
-    m, mt = model.mass, model.total_mass
+    dist = BED_CONTACT * model.lengths[3]
+    m, mt = model.masses, model.total_mass
 
     def com_and_momentum(q: np.ndarray, qd: np.ndarray) -> tuple[np.ndarray, float]:
         r, v, _ = model.kinematics(q, qd, np.zeros_like(q))
         vG = m @ v[0] / mt
-        H = model.inertia @ qd[0, 2:] + m @ cross2(r[0] - m @ r[0] / mt, v[0] - vG)
+        H = model.inertias @ qd[0, 2:] + m @ cross2(r[0] - m @ r[0] / mt, v[0] - vG)
         return vG, float(H)
 
     # touchdown: contact point at the origin, COM falling at `speed`, no angular momentum
