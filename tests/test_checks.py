@@ -123,7 +123,7 @@ def test_problem_is_read_only_with_units_and_copies():
     q = checks.problem("two_link").q
     q[0] = 99.0
     assert checks.problem("two_link").q[0] != 99.0  # a student's change stays in their copy
-    assert p.units()["mass"] == "kg" and re.search(r"mass +\= 1\.6 \[kg\]", repr(p))
+    assert p.units()["mass"] == "kg" and re.search(r"mass +\= 1\.54 \[kg\]", repr(p))
     assert isinstance(checks.problem("gait").k, int)  # sample indices stay integers
     with pytest.raises(AttributeError, match="has no quantity 'masss'"):
         p.masss  # noqa: B018
@@ -532,13 +532,33 @@ def test_two_students_get_different_data_and_the_grader_reproduces_each():
     a = checks.problem("one_link", student="s-ada")
     b = checks.problem("one_link", student="s-alan")
     assert a.mass != b.mass and a.alphadd != b.alphadd
-    assert abs(a.mass / 1.6 - 1) <= 0.15 and abs(b.inertia / 0.011 - 1) <= 0.15
+    common = _forearm_hand_70kg()
+    assert abs(a.mass / common.mass - 1) <= 0.15 and abs(b.inertia / common.inertia - 1) <= 0.15
     assert a.g == b.g == 9.81  # only the declared quantities vary
     with checks.student_data("s-ada"):
         again = checks.problem("one_link")
     assert again.mass == a.mass  # the grader gets exactly the student's data
     with checks.student_data(""):
-        assert checks.problem("one_link").mass == 1.6  # "" is the common data
+        assert checks.problem("one_link").mass == common.mass  # "" is the common data
+
+
+def _forearm_hand_70kg():
+    from bmc import anthropometry as am
+
+    size = {"body_mass": 70.0, "height": 1.70}
+    return am.combine([am.segment("forearm", **size), am.segment("hand", **size)],
+                      name="forearm_hand")
+
+
+def test_one_link_data_is_notebook_1s_forearm_from_anthropometry():
+    # Set 1's segment comes from bmc.anthropometry (as notebook 1 builds it), never typed in:
+    # the numbers once typed here (0.40 m, 0.17 m, 1.6 kg, 0.011 kg m^2) must not return.
+    with checks.student_data(""):  # the common data, whatever id this session runs under
+        p = checks.problem("one_link")
+    seg = _forearm_hand_70kg()
+    for name in ("length", "com", "mass", "inertia"):
+        assert getattr(p, name) == getattr(seg, name), name
+    assert (p.length, p.mass, p.inertia) != (0.40, 1.6, 0.011)
 
 
 def _torque(p):

@@ -236,8 +236,8 @@ def problem(topic: str, student: str | None = None) -> Problem:
     Examples
     --------
     >>> p = problem("one_link")
-    >>> print(p.mass, p.units()["mass"])
-    1.6 kg
+    >>> print(round(p.mass, 2), p.units()["mass"])
+    1.54 kg
     """
     if topic not in _PROBLEM_SPECS:
         raise ValueError(f"topic must be one of {problems()}; got {topic!r}")

@@ -17,14 +17,20 @@ __all__ = [
 ]
 
 
-register_problem(
-    "one_link",
-    "One-link pendulum: a forearm-and-hand segment hinged at the elbow",
-    lambda: [
-        ("length", 0.40, "m", "segment length L, joint to tip"),
-        ("com", 0.17, "m", "joint-to-centre-of-mass distance d"),
-        ("mass", 1.6, "kg", "segment mass m"),
-        ("inertia", 0.011, "kg m^2", "moment of inertia about the centre of mass I"),
+_SUBJECT = {"body_mass": 70.0, "height": 1.70}  # notebook 1's subject [kg, m]
+
+
+def _one_link_entries() -> list[tuple[str, Any, str, str]]:
+    from bmc import anthropometry as am
+
+    seg = am.combine([am.segment("forearm", **_SUBJECT), am.segment("hand", **_SUBJECT)],
+                     name="forearm_hand")
+    return [
+        ("length", seg.length, "m", "segment length L, elbow to the tip of the hand "
+         "(Dempster's forearm + hand of a 1.70 m, 70 kg person, as in notebook 1)"),
+        ("com", seg.com, "m", "joint-to-centre-of-mass distance d"),
+        ("mass", seg.mass, "kg", "segment mass m"),
+        ("inertia", seg.inertia, "kg m^2", "moment of inertia about the centre of mass I"),
         ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
         ("alpha", np.pi / 6, "rad", "segment angle from the horizontal (+x), CCW"),
         ("alphadd", 5.0, "rad/s^2", "angular acceleration"),
@@ -34,7 +40,13 @@ register_problem(
          "(question 2)"),
         ("alpha_spin", np.pi / 4, "rad", "angle at which the spinning segment is observed "
          "(question 2)"),
-    ],
+    ]
+
+
+register_problem(
+    "one_link",
+    "One-link pendulum: a forearm-and-hand segment hinged at the elbow",
+    _one_link_entries,
     vary={"mass": 0.15, "com": 0.1, "inertia": 0.15, "alphadd": 0.3, "load": 0.25},
 )
 
