@@ -23,6 +23,7 @@ __all__ = [
     "lever_kinematics",
     "joint_rates_2link",
     "minimum_jerk",
+    "minimum_jerk_profile",
     "minimum_jerk_reach_2link",
     "perp",
     "planar_rotation",
@@ -313,15 +314,45 @@ def minimum_jerk(
         ) from None
     big_t = positive(duration, "duration", unit="s")
     t = as_array(t, "t", unit="s", ndim=1)
-    s = np.clip(t / big_t, 0.0, 1.0)
-    moving = ((t >= 0) & (t <= big_t)).astype(float)
     shape = (-1,) + (1,) * span[0].ndim
-    s, moving = s.reshape(shape), moving.reshape(shape)
+    value, slope, curvature = minimum_jerk_profile((t / big_t).reshape(shape))
     delta = span[1] - span[0]
-    position = span[0] + delta * (10 * s**3 - 15 * s**4 + 6 * s**5)
-    velocity = moving * delta * (30 * s**2 - 60 * s**3 + 30 * s**4) / big_t
-    acceleration = moving * delta * (60 * s - 180 * s**2 + 120 * s**3) / big_t**2
-    return position, velocity, acceleration
+    return (span[0] + delta * value, delta * slope / big_t,
+            delta * curvature / big_t**2)
+
+
+def minimum_jerk_profile(s: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The minimum-jerk step from 0 to 1 in normalised time, with two derivatives.
+
+    ``x(s) = 10 s^3 - 15 s^4 + 6 s^5`` for ``0 <= s <= 1``, held at 0 before and at 1 after;
+    its first and second derivatives with respect to ``s`` vanish at both ends. A movement
+    from ``x0`` to ``xf`` that starts at ``t0`` and lasts ``T`` is ``x0 + (xf - x0) x(s)``
+    with ``s = (t - t0) / T``; its velocity is ``(xf - x0) x'(s) / T`` and its acceleration
+    ``(xf - x0) x''(s) / T**2`` (:func:`minimum_jerk`, and the body-shape program of
+    :func:`bmc.models.somersault.somersault`, whose steps each have their own start and
+    duration).
+
+    Parameters
+    ----------
+    s : array_like, shape (...)
+        Normalised time [-] (any shape).
+
+    Returns
+    -------
+    value, slope, curvature : numpy.ndarray, each the shape of ``s``
+        ``x(s)``, ``dx/ds`` and ``d2x/ds2`` [-].
+
+    Examples
+    --------
+    >>> x, dx, ddx = minimum_jerk_profile([-1.0, 0.5, 2.0])
+    >>> print(x, dx)   # at the midpoint: half way, at 15/8 of the mean speed
+    [0.  0.5 1. ] [0.    1.875 0.   ]
+    >>> print(minimum_jerk_profile(0.25)[2])   # accelerating in the first half
+    5.625
+    """
+    s = np.clip(as_array(s, "s"), 0.0, 1.0)
+    return (s**3 * (10.0 - 15.0 * s + 6.0 * s**2), 30.0 * s**2 * (1.0 - s) ** 2,
+            60.0 * s * (1.0 - s) * (1.0 - 2.0 * s))
 
 
 def minimum_jerk_reach_2link(

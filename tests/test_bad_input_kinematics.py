@@ -18,6 +18,7 @@ VALID = {
     kin.inverse_kinematics_2link: {"p": [0.3, 0.2], "l1": 0.3, "l2": 0.25},
     kin.joint_rates_2link: {"lengths": L2, "q": Q, "v": np.ones((3, 2))},
     kin.minimum_jerk: {"x0": 0.0, "xf": 1.0, "duration": 1.0, "t": T},
+    kin.minimum_jerk_profile: {"s": T},
     kin.minimum_jerk_reach_2link: {"p0": [0.3, 0.1], "pf": [0.2, 0.3], "duration": 1.0,
                                    "t": T, "l1": 0.3, "l2": 0.25},
     kin.segment_angle: {"proximal": [0.0, 0.0], "distal": [1.0, 1.0]},
@@ -48,6 +49,7 @@ CASES = [
     case(kin.joint_rates_2link, TypeError, "v", v="fast"),
     case(kin.minimum_jerk, TypeError, "duration", duration=True),
     case(kin.minimum_jerk, TypeError, "x0", x0="0"),
+    case(kin.minimum_jerk_profile, TypeError, "s", s="0.5"),
     case(kin.minimum_jerk_reach_2link, TypeError, "duration", duration="1"),
     case(kin.segment_angle, TypeError, "distal", distal=[1.0, 1.0j]),
     case(kin.cross2, TypeError, "b", b=None),
@@ -68,6 +70,7 @@ CASES = [
     case(kin.forward_kinematics, ValueError, "q", q=np.where(Q > 0.5, np.inf, Q)),
     case(kin.inverse_kinematics_2link, ValueError, "p", p=[np.nan, 0.2]),
     case(kin.minimum_jerk, ValueError, "duration", duration=np.inf),
+    case(kin.minimum_jerk_profile, ValueError, "s", s=[0.2, np.nan]),
     case(kin.cross2, ValueError, "a", a=np.array([[0.0, 1.0], [np.nan, 0.0]])),
     case(kin.cross2, ValueError, "b", b=[0.0, np.inf]),
     case(kin.cross2, FloatingPointError, "overflowed", a=[1e200, 0.0], b=[0.0, 1e200]),
@@ -101,5 +104,6 @@ def test_no_nan_or_inf_from_finite_valid_input(seed):
     outs = [kin.planar_rotation(q[:, 0]), p, kin.jacobian(lengths, q),
             kin.inverse_kinematics_2link(p, *lengths),
             *kin.minimum_jerk(q[0], q[1], 0.7, np.linspace(-0.1, 0.8, 30)),
+            *kin.minimum_jerk_profile(q),
             kin.segment_angle(p, p + 0.1), kin.perp(p), kin.cross2(p, p[::-1])]
     assert all(np.all(np.isfinite(o)) for o in outs)

@@ -12,6 +12,7 @@ from bmc.kinematics import (
     jacobian,
     joint_rates_2link,
     minimum_jerk,
+    minimum_jerk_profile,
     minimum_jerk_reach_2link,
     planar_rotation,
     segment_angle,
@@ -131,6 +132,29 @@ def test_minimum_jerk_derivatives_are_consistent():
     np.testing.assert_allclose(np.gradient(v, dt)[1:-1], a[1:-1], atol=1e-3)
     with pytest.raises(ValueError, match=r"duration \[s\] must be a finite positive"):
         minimum_jerk(0.0, 1.0, 0.0, t)
+
+
+def test_minimum_jerk_profile_is_the_rest_to_rest_quintic():
+    s = np.linspace(-0.5, 1.5, 4001)
+    x, dx, ddx = minimum_jerk_profile(s)
+    ds = s[1] - s[0]
+    # central differences of a quintic, step 5e-4: error ds^2 max|x'''| / 6 < 1e-5
+    inner = (s > 0.001) & (s < 0.999)
+    np.testing.assert_allclose(np.gradient(x, ds)[inner], dx[inner], atol=1e-5)
+    np.testing.assert_allclose(np.gradient(dx, ds)[inner], ddx[inner], atol=1e-4)
+    # held at rest outside [0, 1]: position 0 before, 1 after, no speed, no acceleration
+    np.testing.assert_array_equal(x[s <= 0], 0.0)
+    np.testing.assert_array_equal(x[s >= 1], 1.0)
+    outside = (s <= 0) | (s >= 1)
+    np.testing.assert_array_equal(dx[outside], 0.0)
+    np.testing.assert_array_equal(ddx[outside], 0.0)
+    # minimum_jerk is this profile scaled: x0 + (xf - x0) x(t / T), acceleration / T^2
+    t = np.linspace(0.0, 0.5, 8)
+    xm, vm, am = minimum_jerk(1.0, 3.0, 0.5, t)
+    x, dx, ddx = minimum_jerk_profile(t / 0.5)
+    np.testing.assert_allclose(xm, 1.0 + 2.0 * x, rtol=1e-15)  # the same operations
+    np.testing.assert_allclose(vm, 2.0 * dx / 0.5, rtol=1e-15)
+    np.testing.assert_allclose(am, 2.0 * ddx / 0.25, rtol=1e-15)
 
 
 def test_segment_angle_unwraps_over_time():

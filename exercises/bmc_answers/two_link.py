@@ -119,16 +119,11 @@ def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
 
 def _min_jerk_torques(duration: float) -> tuple[float, float, float]:
     """Peak |M qdd|, |C| and |G| at the shoulder for a minimum-jerk joint movement."""
+    from bmc.kinematics import minimum_jerk
+
     p = problem("two_link")
     chain = _two_link_chain()
-    t = np.linspace(0.0, duration, 401)
-    s = t / duration
-    pos = 10 * s**3 - 15 * s**4 + 6 * s**5
-    vel = (30 * s**2 - 60 * s**3 + 30 * s**4) / duration
-    acc = (60 * s - 180 * s**2 + 120 * s**3) / duration**2
-    dq = p.q_end - p.q_start
-    q = p.q_start + pos[:, None] * dq
-    qd, qdd = vel[:, None] * dq, acc[:, None] * dq
+    q, qd, qdd = minimum_jerk(p.q_start, p.q_end, duration, np.linspace(0.0, duration, 401))
     inertial = np.einsum("kij,kj->ki", chain.mass_matrix(q), qdd)
     return (np.abs(inertial[:, 0]).max(), np.abs(chain.velocity_terms(q, qd)[:, 0]).max(),
             np.abs(chain.gravity_terms(q)[:, 0]).max())
