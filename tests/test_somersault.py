@@ -115,18 +115,30 @@ def test_motion_applied_forces_uses_its_own_contact_load(motion):
     np.testing.assert_array_equal(h, ref)  # the same call: bit for bit
 
 
-def test_scalar_and_vector_base_acceleration_agree(model):
+def test_base_accelerations_are_the_whole_body_rows_of_the_minimal_form(model):
+    # Independent truth for the generator's equations: Blajer's minimal form, Mbar qdd +
+    # h_b = D^T h, projected on the three whole-body motions (translate in x, in y, turn
+    # every segment together), in which the joint torques cancel. The generator solves
+    # the same balance with lever kinematics and the angular momentum about G instead.
     rng = np.random.default_rng(2)
-    y, t = rng.normal(size=6), 0.3
-    y[1] -= 1.5  # deep in the bed
-    fast = so._ScalarModel(model, 0.17, 3700.0, 10.0, 0.02)
-    q, qd, qdd0 = so._assemble(model, y[None], np.array([t]))
-    R, rp = so._bed_force(model, q, 0.17, 3700.0, 10.0)
-    r, _, _ = model.kinematics(q, qd, qdd0)
-    arm = cross2(rp - model.masses @ r / model.total_mass, R)
-    acc = so._base_acceleration(model, q, qd, qdd0, R, 0.02 * R[:, 1] + so.COP_FOLLOW * arm)
-    # two implementations of the same equations: rounding only
-    np.testing.assert_allclose(fast.rhs(t, y, True)[3:], acc[0], rtol=1e-10, atol=1e-10)
+    bed = so._Bed(0.17, 3700.0, 10.0, 0.02)
+    t = rng.uniform(0.0, 1.5, 5)
+    base = rng.normal(size=(5, 6))
+    base[:, 1] -= 1.5  # deep in the bed
+    contact = np.array([True, True, False, True, False])
+    q, qd, qdd, R, moment = so._dynamics(model, bed, t, base, contact)
+    assert np.all(R[contact, 1] > 0) and np.all(R[~contact] == 0)
+    # h_b holds gravity (Mbar qdd + h_b = Q): Q is the bed's load alone
+    h = model.applied_forces(q, contact_force=R, contact_point=("foot", 0.17),
+                             contact_moment=moment) - model.applied_forces(q)
+    res = (np.einsum("nij,nj->ni", model.mass_matrix(q), qdd) + model.bias_forces(q, qd)
+           - np.einsum("nai,na->ni", model.jacobian_q(q), h))
+    whole_body = np.column_stack([res[:, 0], res[:, 1], res[:, 2:].sum(axis=1)])
+    # two formulations of the same equations: rounding of forces of order 1e4 N
+    np.testing.assert_allclose(whole_body, 0.0, atol=1e-9 * model.body_weight)
+    # and the shape program is followed: relative angles from the minimum-jerk steps
+    psi, _, _ = so._shape(t)
+    np.testing.assert_allclose(q[:, 3:] - q[:, 2:3], psi @ model.path[1:].T, atol=1e-12)
 
 
 # ------------------------------------------------------------------ bad input

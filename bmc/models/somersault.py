@@ -23,15 +23,13 @@ References
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import number, plausible, positive, tolerance
-from bmc.kinematics import cross2, perp
+from bmc.kinematics import cross2, minimum_jerk_profile, perp
 from bmc.models.human import SEGMENTS, human_model
 from bmc.tree import PlanarTree
 
@@ -116,16 +114,15 @@ _STEP_TO_JOINT = np.eye(6)[_STEP_JOINT]  # (steps, 6)
 def _shape(t: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Relative joint angles and their first two derivatives at times t, each (N, 6).
 
-    Each step is a quintic 0 -> 1 with zero slope and curvature at both ends, so angles,
-    rates and accelerations are continuous.
+    Each step is a minimum-jerk step (:func:`bmc.kinematics.minimum_jerk_profile`), with
+    zero rate and acceleration at both ends, so angles, rates and accelerations are
+    continuous.
     """
     t = np.atleast_1d(np.asarray(t, dtype=float))
-    s = np.clip((t[:, None] - _STEP_T0) / _STEP_T, 0.0, 1.0)
-    val = s**3 * (10 - 15 * s + 6 * s**2)
-    rate = 30 * s**2 * (1 - s) ** 2 / _STEP_T
-    acc = 60 * s * (1 - s) * (1 - 2 * s) / _STEP_T**2
+    val, slope, curv = minimum_jerk_profile((t[:, None] - _STEP_T0) / _STEP_T)
     psi = _SHAPE_START + (val * _STEP_DELTA) @ _STEP_TO_JOINT
-    return psi, (rate * _STEP_DELTA) @ _STEP_TO_JOINT, (acc * _STEP_DELTA) @ _STEP_TO_JOINT
+    dpsi = (slope * (_STEP_DELTA / _STEP_T)) @ _STEP_TO_JOINT
+    return psi, dpsi, (curv * (_STEP_DELTA / _STEP_T**2)) @ _STEP_TO_JOINT
 
 
 def _assemble(model: PlanarTree, base: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -138,137 +135,54 @@ def _assemble(model: PlanarTree, base: np.ndarray, t: np.ndarray) -> tuple[np.nd
     return q, qd, qdd0
 
 
-def _contact_point(model: PlanarTree, q: np.ndarray, dist: float) -> np.ndarray:
-    """Contact point on the foot, (N, 2), without argument checks (inner loop)."""
-    row = model.lever[3].copy()
-    row[3] += dist
-    return q[:, :2] + row @ model.axes(q[:, 2:])
+@dataclass(frozen=True)
+class _Bed:
+    """The trampoline bed and where and how it pushes (see :func:`somersault`)."""
+
+    dist: float  # contact point P on the foot, from the ankle [m]
+    stiffness: float  # [N/m]
+    lean: float  # length over which the force leans toward the origin [m]
+    lever: float  # moment arm of the vertical force about G beyond the lean [m]
 
 
-def _bed_force(model: PlanarTree, q: np.ndarray, dist: float, stiffness: float,
-               lean: float) -> tuple[np.ndarray, np.ndarray]:
-    """Force of the spring bed on the contact point, and the point; (N, 2) each."""
-    rp = _contact_point(model, q, dist)
-    depth = np.maximum(-rp[:, 1], 0.0)
-    R = stiffness * depth[:, None] * np.stack([-rp[:, 0] / lean, np.ones_like(depth)], -1)
-    return R, rp
+def _height(model: PlanarTree, bed: _Bed, t: float, base: np.ndarray) -> float:
+    """Height of the contact point P above the bed's surface [m] for one base state."""
+    q, _, _ = _assemble(model, base[None], np.array([t]))
+    return float(model.point(q, "foot", bed.dist)[0, 1])
 
 
-def _base_acceleration(model: PlanarTree, q: np.ndarray, qd: np.ndarray, qdd0: np.ndarray,
-                       R: np.ndarray, torque: np.ndarray) -> np.ndarray:
-    """Solve the whole-body Newton-Euler equations for [xdd_B, ydd_B, phidd_root], (N, 3).
+def _dynamics(model: PlanarTree, bed: _Bed, t: np.ndarray, base: np.ndarray,
+              contact: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The motion at times t (N,) from base states (N, 6): q, qd, qdd, bed force, moment.
 
-    Linear momentum: ``sum m_i a_i = R + sum m_i g``; angular momentum about the whole-body
-    COM G: ``sum (J_i phidd_i + m_i (r_i - r_G) x a_i) = torque`` (of the contact load
-    about G). Each COM
-    acceleration is ``a_i = a_B + a0_i + b_i phidd_root`` (direct kinematics, no ``D``):
-    ``a0`` from the prescribed shape, ``b_i`` the effect of turning the whole body. Since
-    ``sum m_i (r_i - r_G) = 0`` the base acceleration drops out of the moment equation, which
-    gives ``phidd_root`` first.
+    The shape program fixes every joint; the base accelerations ``[xdd_B, ydd_B,
+    phidd_root]`` follow from the whole-body Newton-Euler equations. Linear momentum:
+    ``sum m_i a_i = R + sum m_i g``; angular momentum about the whole-body centre of mass G:
+    ``sum (J_i phidd_i + m_i (r_i - r_G) x a_i) = M_G``, the moment of the bed's load about
+    G. The centres of mass move as ``a_i = a_B + a0_i + b_i phidd_root``
+    (:meth:`PlanarTree.kinematics`): ``a0`` with the base held and the body not turning,
+    ``b = k x (r_i - r_B)`` the velocity of each centre of mass when the whole body turns
+    rigidly about the base B at 1 rad/s.
+    ``sum m_i (r_i - r_G) = 0`` takes ``a_B`` out of the moment equation, which gives
+    ``phidd_root`` first. ``contact`` (N,) switches the bed on.
     """
-    m, J, mt, rc = model.masses, model.inertias, model.total_mass, model.com_lever
-    e = model.axes(q[:, 2:])
-    en = perp(e)
-    w, al0 = qd[:, 2:, None], qdd0[:, 2:, None]
-    r = q[:, None, :2] + rc @ e
-    rho = r - (m @ r / mt)[:, None]
-    a0 = rc @ (al0 * en - w**2 * e)
-    b = rc @ en
-    ang0 = qdd0[:, 2:] @ J + cross2(rho, a0) @ m
-    angb = J.sum() + cross2(rho, b) @ m
-    phidd = (torque - ang0) / angb
-    lin = R + np.array([0.0, -mt * model.g]) - m @ a0 - (m @ b) * phidd[:, None]
-    return np.concatenate([lin / mt, phidd[:, None]], axis=1)
-
-
-class _ScalarModel:
-    """Plain-Python one-frame version of :func:`_base_acceleration` for the integrator.
-
-    NumPy's per-call overhead dominates for seven segments and one frame; this loop over the
-    tree is several times faster. A test checks it against the vectorised function.
-    """
-
-    def __init__(self, model: PlanarTree, dist: float, stiffness: float, lean: float,
-                 lever: float):
-        self.parent = model.parent
-        self.dir = [float(d) for d in model.direction]
-        self.att = [float(a) for a in model.attach]
-        self.com = [float(c) for c in model.com]
-        self.m = [float(x) for x in model.masses]
-        self.J = [float(x) for x in model.inertias]
-        self.mt, self.g, self.n = model.total_mass, model.g, model.n
-        self.dist, self.k, self.lean, self.lever = dist, stiffness, lean, lever
-        self.steps = list(zip(_STEP_JOINT.tolist(), _STEP_T0.tolist(), _STEP_T.tolist(),
-                              _STEP_DELTA.tolist(), strict=True))
-
-    def _frame(self, t: float, y: Sequence[float]):
-        psi = _SHAPE_START.tolist()
-        dpsi, ddpsi = [0.0] * 6, [0.0] * 6
-        for j, t0, T, d in self.steps:
-            s = (t - t0) / T
-            if s <= 0.0:
-                continue
-            if s >= 1.0:
-                psi[j] += d
-                continue
-            psi[j] += d * s**3 * (10.0 - 15.0 * s + 6.0 * s * s)
-            dpsi[j] += d * 30.0 * s * s * (1.0 - s) ** 2 / T
-            ddpsi[j] += d * 60.0 * s * (1.0 - s) * (1.0 - 2.0 * s) / (T * T)
-        phi, w, al = [y[2]], [y[5]], [0.0]
-        ex, ey = [-self.dir[0] * math.sin(y[2])], [self.dir[0] * math.cos(y[2])]
-        P = [(0.0, 0.0)]
-        for i in range(1, self.n):
-            b = self.parent[i]
-            phi.append(phi[b] + psi[i - 1])
-            w.append(w[b] + dpsi[i - 1])
-            al.append(al[b] + ddpsi[i - 1])
-            ex.append(-self.dir[i] * math.sin(phi[i]))
-            ey.append(self.dir[i] * math.cos(phi[i]))
-            P.append((P[b][0] + self.att[i] * ex[b], P[b][1] + self.att[i] * ey[b]))
-        return w, al, ex, ey, P
-
-    def height(self, t: float, y: Sequence[float]) -> float:
-        """Height of the contact point [m]."""
-        _, _, ex, ey, P = self._frame(t, y)
-        return y[1] + P[3][1] + self.dist * ey[3]
-
-    def rhs(self, t: float, y: Sequence[float], contact: bool) -> list[float]:
-        """Time derivative of the base state [x, y, phi, xd, yd, phid]."""
-        w, al, ex, ey, P = self._frame(t, y)
-        n, m, c = self.n, self.m, self.com
-        A, B = [(0.0, 0.0)], [(0.0, 0.0)]
-        for i in range(1, n):
-            b, a = self.parent[i], self.att[i]
-            A.append((A[b][0] + a * (-al[b] * ey[b] - w[b] ** 2 * ex[b]),
-                      A[b][1] + a * (al[b] * ex[b] - w[b] ** 2 * ey[b])))
-            B.append((B[b][0] - a * ey[b], B[b][1] + a * ex[b]))
-        rx = [P[i][0] + c[i] * ex[i] for i in range(n)]
-        ry = [P[i][1] + c[i] * ey[i] for i in range(n)]
-        gx = sum(m[i] * rx[i] for i in range(n)) / self.mt
-        gy = sum(m[i] * ry[i] for i in range(n)) / self.mt
-        angb = sum(self.J)
-        ang0 = sum(self.J[i] * al[i] for i in range(n))
-        lx = ly = mbx = mby = 0.0
-        for i in range(n):
-            a0x = A[i][0] + c[i] * (-al[i] * ey[i] - w[i] ** 2 * ex[i])
-            a0y = A[i][1] + c[i] * (al[i] * ex[i] - w[i] ** 2 * ey[i])
-            bx, by = B[i][0] - c[i] * ey[i], B[i][1] + c[i] * ex[i]
-            px, py = rx[i] - gx, ry[i] - gy
-            ang0 += m[i] * (px * a0y - py * a0x)
-            angb += m[i] * (px * by - py * bx)
-            lx, ly = lx + m[i] * a0x, ly + m[i] * a0y
-            mbx, mby = mbx + m[i] * bx, mby + m[i] * by
-        Rx = Ry = torque = 0.0
-        if contact:
-            cx = P[3][0] + self.dist * ex[3]
-            cy = P[3][1] + self.dist * ey[3]
-            depth = max(-(y[1] + cy), 0.0)
-            Rx, Ry = -self.k * depth * (y[0] + cx) / self.lean, self.k * depth
-            torque = (self.lever * Ry
-                      + COP_FOLLOW * ((cx - gx) * Ry - (cy - gy) * Rx))
-        phidd = (torque - ang0) / angb
-        return [y[3], y[4], y[5], (Rx - lx - mbx * phidd) / self.mt,
-                (Ry - self.mt * self.g - ly - mby * phidd) / self.mt, phidd]
+    q, qd, qdd = _assemble(model, base, t)
+    m, J, mt = model.masses, model.inertias, model.total_mass
+    r, _, a0 = model.kinematics(q, qd, qdd)
+    b = perp(r - q[:, None, :2])  # a rigid turn about B at 1 rad/s: b_i = k x (r_i - r_B)
+    rG = m @ r / mt
+    rp = model.point(q, "foot", bed.dist)
+    depth = np.where(contact, np.maximum(-rp[:, 1], 0.0), 0.0)
+    R = bed.stiffness * depth[:, None] * np.stack([-rp[:, 0] / bed.lean,
+                                                   np.ones_like(depth)], -1)
+    arm = cross2(rp - rG, R)  # moment of R at P about G
+    moment = bed.lever * R[:, 1] + COP_FOLLOW * arm
+    rho = r - rG[:, None]
+    phidd = (moment - qdd[:, 2:] @ J - cross2(rho, a0) @ m) / (J.sum() + cross2(rho, b) @ m)
+    linear = R + np.array([0.0, -mt * model.g]) - m @ a0 - (m @ b) * phidd[:, None]
+    qdd[:, :2] = linear / mt
+    qdd[:, 2:] += phidd[:, None]
+    return q, qd, qdd, R, moment - arm
 
 
 def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
@@ -368,7 +282,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     t0 = np.zeros(1)
     base = np.array([[0.0, 0.0, TOUCHDOWN_TRUNK, 0.0, 0.0, 0.0]])
     q, qd, _ = _assemble(model, base, t0)
-    base[0, :2] = -_contact_point(model, q, dist)[0]
+    base[0, :2] = -model.point(q, "foot", dist)[0]
     q, qd, _ = _assemble(model, base, t0)
     _, H0 = com_and_momentum(q, qd)
     _, H1 = com_and_momentum(q, qd + np.r_[0.0, 0.0, np.ones(model.n)])
@@ -377,22 +291,26 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     vG, _ = com_and_momentum(q, qd)
     base[0, 3:5] = np.array([float(drift), -speed]) - vG
 
-    fast = _ScalarModel(model, dist, stiffness, lean_len, float(lever))
+    bed = _Bed(dist, stiffness, lean_len, float(lever))
+
+    def rhs(t: float, y: np.ndarray, contact: bool) -> np.ndarray:
+        _, _, qdd, _, _ = _dynamics(model, bed, np.array([t]), y[None], np.array([contact]))
+        return np.concatenate([y[3:], qdd[0, :3]])
 
     def takeoff(t: float, y: np.ndarray, contact: bool) -> float:
-        return fast.height(t, y) if t > 0.05 else -1.0
+        return _height(model, bed, t, y) if t > 0.05 else -1.0
 
     def landing(t: float, y: np.ndarray, contact: bool) -> float:
-        return fast.height(t, y) if t > 0.9 else 1.0
+        return _height(model, bed, t, y) if t > 0.9 else 1.0
 
     takeoff.terminal, takeoff.direction = True, 1.0  # type: ignore[attr-defined]
     landing.terminal, landing.direction = True, -1.0  # type: ignore[attr-defined]
     opts = {"method": "DOP853", "rtol": rtol, "atol": rtol, "dense_output": True}
-    sup = solve_ivp(fast.rhs, (0.0, 1.0), base[0], events=takeoff, args=(True,), **opts)
+    sup = solve_ivp(rhs, (0.0, 1.0), base[0], events=takeoff, args=(True,), **opts)
     if sup.status != 1:
         raise RuntimeError(f"no take-off within 1 s of contact: {sup.message}")
     t_off = float(sup.t_events[0][0])
-    fly = solve_ivp(fast.rhs, (t_off, 4.0), sup.y[:, -1], events=landing, args=(False,), **opts)
+    fly = solve_ivp(rhs, (t_off, 4.0), sup.y[:, -1], events=landing, args=(False,), **opts)
     if fly.status != 1:
         raise RuntimeError(
             f"no landing between 0.9 s and 4 s after touchdown at speed = {speed:g} m/s: the "
@@ -405,14 +323,5 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
     y = np.empty((t.size, 6))
     y[contact] = sup.sol(t[contact]).T
     y[~contact] = fly.sol(t[~contact]).T
-    q, qd, qdd0 = _assemble(model, y, t)
-    R, rp = _bed_force(model, q, dist, stiffness, lean_len)
-    R[~contact] = 0.0
-    r, _, _ = model.kinematics(q, qd, qdd0)
-    arm = cross2(rp - m @ r / mt, R)  # moment of R at P about the centre of mass
-    torque = float(lever) * R[:, 1] + COP_FOLLOW * arm
-    acc = _base_acceleration(model, q, qd, qdd0, R, torque)
-    qdd = qdd0.copy()
-    qdd[:, :2] = acc[:, :2]
-    qdd[:, 2:] += acc[:, 2:3]
-    return Motion(model, t, q, qd, qdd, R, torque - arm, contact, ("foot", dist), t_off)
+    q, qd, qdd, R, moment = _dynamics(model, bed, t, y, contact)
+    return Motion(model, t, q, qd, qdd, R, moment, contact, ("foot", dist), t_off)
