@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, plausible
-from bmc.kinematics import perp
+from bmc.kinematics import forward_kinematics, perp
 
 __all__ = ["compression_shear", "contact_force", "moment_arms", "muscle_length", "path_points"]
 
@@ -69,12 +69,11 @@ def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
                              f"(segment number, 1-based); got {body!r}")
         bodies.append(int(body))
         local.append(as_array(uv, f"attachments[{k}] point", unit="m", last=2, ndim=1))
+    # every segment's proximal joint and its axes u (along the segment) and v = perp(u)
+    joints = forward_kinematics(lengths, q, joints=True)[..., :-1, :]    # (..., n, 2)
     phi = np.cumsum(q, axis=-1)                                          # segment angles
-    axes_u = np.stack([np.cos(phi), np.sin(phi)], axis=-1)               # (..., n, 2)
-    axes_v = np.stack([-np.sin(phi), np.cos(phi)], axis=-1)
-    steps = lengths[:, None] * axes_u
-    zero = np.zeros(q.shape[:-1] + (1, 2))
-    joints = np.concatenate([zero, np.cumsum(steps, axis=-2)[..., :-1, :]], axis=-2)
+    axes_u = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    axes_v = perp(axes_u)
     points = []
     for body, (u, v) in zip(bodies, local, strict=True):
         if body == 0:

@@ -192,14 +192,11 @@ def _chain_loads(chain, q, qd, qdd, F, g):
     from bmc.newton_euler import invdyn2d
 
     n = chain.n
-    lengths, com = chain.lengths, chain.com
-    phi = np.cumsum(q)
+    phi, omega, alpha = (chain.to_segment_angles(x) for x in (q, qd, qdd))
     e = np.column_stack([np.cos(phi), np.sin(phi)])
-    levers_com = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
-    _, _, acm = lever_kinematics(levers_com, e, np.cumsum(qd), np.cumsum(qdd))
+    _, _, acm = lever_kinematics(chain.levers, e, omega, alpha)  # centres of mass
     joints = chain.joint_positions(q)
     coms = chain.com_positions(q)
-    alpha = np.cumsum(qdd)
     proximal = [None] * n
     f_d, m_d = np.asarray(F, float), 0.0
     for k in range(n - 1, -1, -1):
