@@ -228,8 +228,12 @@ WRITTEN_ONCE = {
         # the components (-(al s + w^2 c), al c - w^2 s) as kinematics forms them in place,
         # or the broadcast form al perp(e) - w^2 e that a copy would likely use
         r"np\.multiply\(w, wc, out=wc\)"
-        r"|\w+\[\.\.\., None\] \* \w+ - \(\w+ ?\*\* ?2\)\[\.\.\., None\] \* \w+",
+        r"|\w+\[\.\.\., None\] \* \w+ - \(\w+ ?\*\* ?2\)\[\.\.\., None\] \* \w+"
+        r"|\w+ \* \w+ - \w+ ?\*\* ?2 \* \w+",  # the form the somersault once had
         "bmc.kinematics"),
+    # 10 s^3 - 15 s^4 + 6 s^5, factored as in its home or expanded as the source writes it
+    "minimum-jerk step": (r"10(?:\.0)? - 15(?:\.0)? \* \w+|10(?:\.0)? \* \w+ ?\*\* ?3",
+                          "bmc.kinematics"),
 }
 
 
