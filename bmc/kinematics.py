@@ -322,15 +322,14 @@ def minimum_jerk(
 
 
 def minimum_jerk_profile(s: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The minimum-jerk step from 0 to 1 in normalised time, with two derivatives.
+    """Return the minimum-jerk step from 0 to 1 in normalised time, with two derivatives.
 
     ``x(s) = 10 s^3 - 15 s^4 + 6 s^5`` for ``0 <= s <= 1``, held at 0 before and at 1 after;
     its first and second derivatives with respect to ``s`` vanish at both ends. A movement
     from ``x0`` to ``xf`` that starts at ``t0`` and lasts ``T`` is ``x0 + (xf - x0) x(s)``
     with ``s = (t - t0) / T``; its velocity is ``(xf - x0) x'(s) / T`` and its acceleration
-    ``(xf - x0) x''(s) / T**2`` (:func:`minimum_jerk`, and the body-shape program of
-    :func:`bmc.models.somersault.somersault`, whose steps each have their own start and
-    duration).
+    ``(xf - x0) x''(s) / T**2``: :func:`minimum_jerk` for one start and duration, or a
+    program of steps that each have their own (the body shape of the generated somersault).
 
     Parameters
     ----------

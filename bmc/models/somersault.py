@@ -146,14 +146,14 @@ class _Bed:
 
 
 def _height(model: PlanarTree, bed: _Bed, t: float, base: np.ndarray) -> float:
-    """Height of the contact point P above the bed's surface [m] for one base state."""
+    """Return the height of the contact point P above the bed [m] for one base state."""
     q, _, _ = _assemble(model, base[None], np.array([t]))
     return float(model.point(q, "foot", bed.dist)[0, 1])
 
 
 def _dynamics(model: PlanarTree, bed: _Bed, t: np.ndarray, base: np.ndarray,
               contact: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The motion at times t (N,) from base states (N, 6): q, qd, qdd, bed force, moment.
+    """Return the motion at times t (N,) from base states (N, 6): q, qd, qdd, bed load.
 
     The shape program fixes every joint; the base accelerations ``[xdd_B, ydd_B,
     phidd_root]`` follow from the whole-body Newton-Euler equations. Linear momentum:
