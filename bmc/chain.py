@@ -206,6 +206,8 @@ class PlanarChain:
         self._B = np.einsum("k,ki,kj->ij", masses, a, a)
         self._s = masses @ a
         self._T = np.tril(np.ones((n, n)))
+        self._gs = self._g * self._s  # g s_i [N m]
+        self._inertia_diag = np.diag(inertias)
 
     @classmethod
     def from_segments(cls, segments: Sequence[Any], *, g: float = 9.81) -> PlanarChain:
@@ -305,6 +307,21 @@ class PlanarChain:
     def _tt(self, x: np.ndarray) -> np.ndarray:
         """Return ``T^T x`` along the last axis (reverse cumulative sum)."""
         return np.cumsum(x[..., ::-1], axis=-1)[..., ::-1]
+
+    # The equations in segment angles phi (joint coordinates: q = T^-1 phi), each written
+    # once here, for the public methods and for frame_accelerations; M = T^T M_abs T etc.
+    def _mass_abs(self, phi: np.ndarray) -> np.ndarray:
+        """``M_abs = B_ij cos(phi_i - phi_j) + diag(I)``, shape (..., n, n)."""
+        return self._B * np.cos(phi[..., :, None] - phi[..., None, :]) + self._inertia_diag
+
+    def _velocity_abs(self, phi: np.ndarray, phid: np.ndarray) -> np.ndarray:
+        """``c_abs = sum_j B_ij sin(phi_i - phi_j) phid_j^2``, shape (..., n)."""
+        coupling = self._B * np.sin(phi[..., :, None] - phi[..., None, :])
+        return (coupling @ (phid**2)[..., None])[..., 0]
+
+    def _gravity_abs(self, phi: np.ndarray) -> np.ndarray:
+        """``g_abs = g s_i cos(phi_i)`` with ``s_i = sum_k m_k a_ki``, shape (..., n)."""
+        return self._gs * np.cos(phi)
 
     # ------------------------------------------------------------------ coordinates
     def to_segment_angles(self, q: ArrayLike) -> np.ndarray:
@@ -424,9 +441,7 @@ class PlanarChain:
         >>> print(np.round(rod.mass_matrix([0.3]), 6))   # I + m c^2
         [[1.]]
         """
-        phi = self.to_segment_angles(q)
-        m_abs = self._B * np.cos(phi[..., :, None] - phi[..., None, :])
-        m_abs = m_abs + np.diag(self._inertias)
+        m_abs = self._mass_abs(self.to_segment_angles(q))
         # T^T M_abs T: reverse cumulative sums over rows, then over columns.
         m_rows = np.cumsum(m_abs[..., ::-1, :], axis=-2)[..., ::-1, :]
         return np.cumsum(m_rows[..., :, ::-1], axis=-1)[..., :, ::-1]
@@ -449,15 +464,7 @@ class PlanarChain:
         q = self._coords(q, "q", "rad")
         qd = self._coords(qd, "qd", "rad/s")
         frames(("q", q, 1), ("qd", qd, 1))
-        phi = np.cumsum(q, axis=-1)
-        phid = np.cumsum(qd, axis=-1)
-        c_abs = np.einsum(
-            "ij,...ij,...j->...i",
-            self._B,
-            np.sin(phi[..., :, None] - phi[..., None, :]),
-            phid**2,
-        )
-        return self._tt(c_abs)
+        return self._tt(self._velocity_abs(np.cumsum(q, axis=-1), np.cumsum(qd, axis=-1)))
 
     def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """Velocity and gravity terms ``h = C + G``, so that ``M qdd + h = tau`` (no ``F``).
@@ -490,8 +497,7 @@ class PlanarChain:
         numpy.ndarray, shape (..., n)
             ``G`` [N m]: the joint torques that hold the chain still at ``q``.
         """
-        phi = self.to_segment_angles(q)
-        return self._tt(self._g * self._s * np.cos(phi))
+        return self._tt(self._gravity_abs(self.to_segment_angles(q)))
 
     def external_terms(self, q: ArrayLike, F: ArrayLike) -> np.ndarray:
         """Terms ``E = -J(q)^T F`` of a force applied to the endpoint.
@@ -541,7 +547,7 @@ class PlanarChain:
         q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
         n = self.n
         tau = _torques(
-            self._B, self._g * self._s, np.diag(self._B) + self._inertias,
+            self._B, self._gs, np.diag(self._B) + self._inertias,
             q.reshape(-1, n), qd.reshape(-1, n), qdd.reshape(-1, n),
         ).reshape(q.shape)
         if F is not None:
@@ -614,12 +620,9 @@ class PlanarChain:
             Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
         phi = np.cumsum(q)
-        phid = np.cumsum(qd)
-        diff = phi[:, None] - phi[None, :]
         tt = self._T
-        m = tt.T @ (self._B * np.cos(diff) + np.diag(self._inertias)) @ tt
-        rhs = tau - tt.T @ ((self._B * np.sin(diff)) @ phid**2
-                            + self._g * self._s * np.cos(phi))
+        m = tt.T @ self._mass_abs(phi) @ tt
+        rhs = tau - tt.T @ (self._velocity_abs(phi, np.cumsum(qd)) + self._gravity_abs(phi))
         power = 0.0
         if F is not None:
             generalised = jacobian(self._lengths, q).T @ F  # J^T F, (n,)
