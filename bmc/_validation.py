@@ -7,8 +7,7 @@ the call without reading the source. The checks are grouped by what they guard:
 - types: :func:`as_array`, :func:`number`, :func:`positive`, :func:`integer` refuse text,
   booleans, complex numbers, ``None`` and other objects (NumPy would silently turn ``"90"``
   into 90.0 and ``True`` into 1.0, and drop an imaginary part);
-- shapes and frames: :func:`as_array` (``last``, ``ndim``), :func:`same_frames`,
-  :func:`frames`;
+- shapes and frames: :func:`as_array` (``last``, ``ndim``), :func:`frames`;
 - finiteness: :func:`as_array` names the index of the first NaN or infinity;
 - signs, ranges and units: :func:`positive`, :func:`in_range`, :func:`plausible` (a value off
   by a factor of about 100 or 1000 from any human is refused with the unit probably meant);
@@ -430,21 +429,6 @@ def allocation(count: float, width: int, name: str, *, budget: int = MEMORY_BUDG
     return int(count)
 
 
-def same_frames(name_a: str, a: np.ndarray, name_b: str, b: np.ndarray, *, core_a: int,
-                core_b: int) -> None:
-    """Check that two arrays have the same leading (time) shape.
-
-    ``core_a`` and ``core_b`` are the numbers of trailing per-frame dimensions.
-    """
-    lead_a = a.shape[: a.ndim - core_a]
-    lead_b = b.shape[: b.ndim - core_b]
-    if lead_a and lead_b and lead_a != lead_b:
-        raise ValueError(
-            f"{name_a} and {name_b} must have the same number of frames on axis 0; "
-            f"got {name_a} with shape {a.shape} and {name_b} with shape {b.shape}"
-        )
-
-
 def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[int, ...]:
     """Check that arrays describe the same frames (time on axis 0); return their lead shape.
 
@@ -468,14 +452,16 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
     if equal and len(with_frames) > 1:
         raise ValueError(
             "the arguments must have the same number of frames on axis 0 (time); got shapes "
-            f"{listing}"
+            f"{listing}: pass samples of the same instants (trim or resample them to one "
+            "time base)"
         )
     try:
         return tuple(np.broadcast_shapes(*(lead for _, lead in leads)))
     except ValueError:
         raise ValueError(
             "the arguments must describe the same frames: the same number of frames on "
-            f"axis 0 (time), or one frame; got shapes {listing}"
+            f"axis 0 (time), or one frame; got shapes {listing}: pass N frames of each, or "
+            "one frame of those that do not change"
         ) from None
 
 

@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, same_frames
+from bmc._validation import as_array, frames
 from bmc.newton_euler import invdyn2d
 from bmc.signals import overall_rmse, rmse
 
@@ -102,7 +102,7 @@ def _inputs(model: Any, phi, phid, phidd, grf) -> tuple[np.ndarray, ...]:
         raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
     phi, phid, phidd = model.check_motion(phi, phid, phidd)
     grf = as_array(grf, "grf", unit="N m, N, N", last=3)
-    same_frames("phi", phi, "grf", grf, core_a=1, core_b=1)
+    frames(("phi", phi, 1), ("grf", grf, 1), equal=True)
     return phi, phid, phidd, grf
 
 
@@ -479,7 +479,7 @@ def estimate_bias(
     A = as_array(A, "A", ndim=3)
     n_f, m, p = A.shape
     b = as_array(b, "b", last=m, ndim=2)
-    same_frames("A", A, "b", b, core_a=2, core_b=1)
+    frames(("A", A, 2), ("b", b, 1), equal=True)
     B = as_array(B, "B", ndim=(2, 3))
     if B.shape[-2] != m or (B.ndim == 3 and B.shape[0] != n_f):
         raise ValueError(f"B must have shape ({m}, nb) or ({n_f}, {m}, nb); got {B.shape}")

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, inertia_tensors, positive, rotation_matrices
+from bmc._validation import as_array, frames, inertia_tensors, positive, rotation_matrices
 from bmc.rotations import skew
 
 __all__ = ["MatrixForm", "assemble", "joint_loads", "solve"]
@@ -110,11 +110,8 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
         else:
             external[name] = np.atleast_2d(as_array(value, name, unit=unit, last=3,
                                                     ndim=(1, 2)))
-    frames = {a.shape[0] for a in (*per_segment.values(), *external.values())} - {1}
-    if len(frames) > 1:
-        shapes = {k: v.shape for k, v in (*per_segment.items(), *external.items())}
-        raise ValueError(f"the inputs must share the number of frames N on axis 0; got {shapes}")
-    N = frames.pop() if frames else 1
+    lead = frames(*((k, v, v.ndim - 1) for k, v in (*per_segment.items(), *external.items())))
+    N = lead[0] if lead else 1
     out = {k: np.broadcast_to(v, (N, *v.shape[1:])) for k, v in per_segment.items()}
     out.update({k: np.broadcast_to(v, (N, 3)) for k, v in external.items()})
     return mass, inertia, out

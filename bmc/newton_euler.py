@@ -460,11 +460,7 @@ def lower_limb(
         raise ValueError(
             f"grf must have shape (N, 3): Fx [N], Fy [N], COPx [m]; got shape {ground.shape}"
         )
-    if ground.shape[0] != mk.shape[0]:
-        raise ValueError(
-            "markers and grf must have the same number of frames on axis 0; got markers "
-            f"with {mk.shape[0]} and grf with {ground.shape[0]}"
-        )
+    frames(("markers", mk, 2), ("grf", ground, 1), equal=True)
     if mk.shape[0] < 4:
         raise ValueError(f"need at least 4 frames to differentiate; got {mk.shape[0]}")
     if derivative not in ("central", "diff2"):

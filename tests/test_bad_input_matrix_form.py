@@ -34,7 +34,7 @@ CASES = [
     case(mf.assemble, ValueError, "inertia", inertia=[0.01 * EYE]),
     case(mf.assemble, ValueError, "rcm", rcm=np.zeros((2, 2))),
     case(mf.assemble, ValueError, "f_ext", f_ext=np.zeros(2)),
-    case(mf.assemble, ValueError, "the inputs", acm=np.zeros((4, 2, 3)),
+    case(mf.assemble, ValueError, "omega", acm=np.zeros((4, 2, 3)),
          omega=np.zeros((5, 2, 3))),
     # non-finite values and signs
     case(mf.assemble, ValueError, "mass", mass=[1.0, 0.0]),

@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, in_range, integer, plausible, positive, same_frames
+from bmc._validation import as_array, frames, in_range, integer, plausible, positive
 from bmc.kinematics import lever_kinematics
 
 __all__ = [
@@ -277,8 +277,7 @@ class FourSegmentModel:
         out = tuple(
             self._angles(a, n, u) for a, n, u in zip(arrays, names, units, strict=False)
         )
-        for name, arr in zip(names[1:], out[1:], strict=False):
-            same_frames("phi", out[0], name, arr, core_a=1, core_b=1)
+        frames(*((name, arr, 1) for name, arr in zip(names, out, strict=False)), equal=True)
         return out
 
     # ------------------------------------------------------------------ dynamics
