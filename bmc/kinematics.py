@@ -256,12 +256,13 @@ def joint_rates_2link(
     if a is None:
         return qd
     a = as_array(a, "a", unit="m/s^2", last=2)
-    # Jdot qd: the velocity-product (centripetal) part of the endpoint acceleration.
+    # Jdot qd: the velocity-product (centripetal) part of the endpoint acceleration, i.e.
+    # the endpoint's acceleration with the segments turning at their rates, none speeding up
     phi = np.cumsum(q, axis=-1)
     phid = np.cumsum(qd, axis=-1)
-    centripetal = -np.einsum("j,...j,...jd->...d", lengths, phid**2,
-                             np.stack([np.cos(phi), np.sin(phi)], axis=-1))
-    qdd = np.einsum("...ij,...j->...i", inv, a - centripetal)
+    axes = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    centripetal = lever_kinematics(lengths[None, :], axes, phid, np.zeros_like(phid))[2]
+    qdd = np.einsum("...ij,...j->...i", inv, a - centripetal[..., 0, :])
     return qd, qdd
 
 

@@ -749,5 +749,6 @@ def overall_rmse_by_realisation(
             f"realisations must be a positive integer that divides the {estimate.shape[0]} "
             f"stacked frames; got {realisations!r}"
         )
-    err = (estimate - truth).reshape(realisations, -1, estimate.shape[1])
-    return np.sqrt((err**2).mean(axis=(1, 2)))
+    # every channel has the same number of frames, so the root of the mean of the squared
+    # channel RMSEs is the RMSE over all of a realisation's values at once
+    return rmse(estimate.reshape(realisations, -1), truth.reshape(realisations, -1), axis=1)

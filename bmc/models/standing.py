@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, frames, in_range, integer, plausible, positive
-from bmc.kinematics import lever_kinematics
+from bmc.kinematics import cross2, lever_kinematics
 
 __all__ = [
     "KUO_PARAMETERS",
@@ -232,12 +232,11 @@ class FourSegmentModel:
         return np.concatenate([foot, moving], axis=-2)
 
     def _kinematics(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, ...]:
-        """cos, sin, moving COM x and y [m], and their centripetal accelerations [m/s^2]."""
+        """cos, sin, moving COM positions [m], centripetal accelerations [m/s^2] (..., 3, 2)."""
         c, s = np.cos(phi), np.sin(phi)
         r, _, acc = lever_kinematics(self._levers, np.stack([c, s], axis=-1), phid,
                                      np.zeros_like(phid))
-        return (c, s, self.ankle[0] + r[..., 0], self.ankle[1] + r[..., 1], acc[..., 0],
-                acc[..., 1])
+        return c, s, self.ankle + r, acc
 
     def com_accelerations(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
         """Accelerations of the four centres of mass [m/s^2], shape ``(..., 4, 2)``.
@@ -354,13 +353,14 @@ class FourSegmentModel:
 
     def _ground_terms(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         m = self.masses[1:]
-        c, s, x, y, ax, ay = self._kinematics(phi, phid)
+        c, s, r, acc = self._kinematics(phi, phid)
+        x, y, ax, ay = r[..., 0], r[..., 1], acc[..., 0], acc[..., 1]
         w = m @ self._levers  # first moments of the levers [kg m]
         c_torque = self.inertias[1:] + c * ((x * m) @ self._levers) + s * ((y * m) @ self._levers)
         C = np.stack([c_torque, -w * s, w * c], axis=-2)
         d = np.stack(
             [
-                (x * ay - y * ax) @ m + self.g * (x @ m + self.masses[0] * self.foot_com[0]),
+                cross2(r, acc) @ m + self.g * (x @ m + self.masses[0] * self.foot_com[0]),
                 ax @ m,
                 ay @ m + self.g * self.total_mass,
             ],
