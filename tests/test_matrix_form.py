@@ -74,8 +74,11 @@ def test_double_pendulum_matches_planar_chain(pend, states):
     thetadd = pend.accelerations(theta, omega, Q)
     np.testing.assert_allclose(qdd, np.stack([thetadd[:, 0], thetadd[:, 1] - thetadd[:, 0]],
                                              axis=-1), atol=1e-10)
-    np.testing.assert_allclose(pend.positions(theta)[:, 1:],
-                               chain.joint_positions(q)[:, 1:], atol=1e-14)
+    # the source's positions: rod 1's tip at l1 (sin theta1, -cos theta1), and so on
+    tip1 = pend.l1 * np.stack([np.sin(theta[:, 0]), -np.cos(theta[:, 0])], axis=-1)
+    tip2 = tip1 + pend.l2 * np.stack([np.sin(theta[:, 1]), -np.cos(theta[:, 1])], axis=-1)
+    np.testing.assert_allclose(pend.positions(theta), np.stack(
+        [np.zeros_like(tip1), tip1, tip2], axis=1), atol=1e-14)  # rounding of sums of 1 m
 
 
 def test_gravity_is_minus_gradient_of_potential(pend, states):

@@ -255,19 +255,17 @@ class DoublePendulum:
         """
         theta = self._theta(theta)
         omega = as_array(omega, "omega", unit="rad/s", last=2)
-        a, b, c, g1, g2 = self.coefficients
-        w1, w2 = omega[..., 0], omega[..., 1]
-        cross = b * np.cos(theta[..., 0] - theta[..., 1]) * w1 * w2
-        kinetic = 0.5 * (a * w1**2 + c * w2**2) + cross
-        potential = -g1 * np.cos(theta[..., 0]) - g2 * np.cos(theta[..., 1])
+        _, _, _, g1, g2 = self.coefficients
+        kinetic = 0.5 * np.einsum("...i,...ij,...j->...", omega, self.mass_matrix(theta), omega)
+        potential = -g1 * np.cos(theta[..., 0]) - g2 * np.cos(theta[..., 1])  # G = -dV/dtheta
         return kinetic + potential
 
     def positions(self, theta: ArrayLike) -> np.ndarray:
         """Pivot, joint and tip positions [m], shape (..., 3, 2), from angles (..., 2) [rad]."""
-        theta = self._theta(theta)
-        p1 = self.l1 * np.stack([np.sin(theta[..., 0]), -np.cos(theta[..., 0])], axis=-1)
-        p2 = p1 + self.l2 * np.stack([np.sin(theta[..., 1]), -np.cos(theta[..., 1])], axis=-1)
-        return np.stack([np.zeros_like(p1), p1, p2], axis=-2)
+        from bmc.kinematics import forward_kinematics
+
+        return forward_kinematics([self.l1, self.l2], self.to_chain_coordinates(theta),
+                                  joints=True)
 
     def to_chain(self):
         """Return the same pendulum as a :class:`bmc.PlanarChain` (joint coordinates)."""
