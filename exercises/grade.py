@@ -323,10 +323,10 @@ def _answers(raw: Any, autograder: Autograder) -> dict[str, Any]:
 
 def _judge(values: dict[str, Any], autograder: Autograder, student: str) -> dict:
     """Run the autograder's scored tests on decoded answers, in this (clean) process."""
-    from bmc.checks import _core
+    from bmc.checks import student_data
 
     results = {}
-    with _core.student_data(student):
+    with student_data(student):
         for qname, question in autograder.questions.items():
             cases = question.scored_cases()
             passed, messages = 0, []

@@ -21,8 +21,9 @@ Generic checks (:func:`check_value`, :func:`check_sign`, :func:`check_choice`,
 only the form) as an argument; they are the building blocks of both kinds of test.
 
 Layout: ``bmc/checks/_core.py`` holds the generic checks and the problem registry; one
-private module per exercise set (``_one_link``, ``_two_link``, ``_matrix_form``, ``_gait``,
-``_reactions``, ``_least_squares``) registers its data and defines its public checks.
+private module per exercise set, named after its notebook (``_one_link``, ``_two_link``,
+``_matrix_formalism``, ``_gait_inverse_dynamics``, ``_joint_reactions``, ``_least_squares``)
+registers its data and defines its public checks.
 
 Examples
 --------

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
+from bmc.tree import G
 
 __all__ = [
     "check_one_link_centripetal",
@@ -31,7 +32,7 @@ def _one_link_entries() -> list[tuple[str, Any, str, str]]:
         ("com", seg.com, "m", "joint-to-centre-of-mass distance d"),
         ("mass", seg.mass, "kg", "segment mass m"),
         ("inertia", seg.inertia, "kg m^2", "moment of inertia about the centre of mass I"),
-        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
         ("alpha", np.pi / 6, "rad", "segment angle from the horizontal (+x), CCW"),
         ("alphadd", 5.0, "rad/s^2", "angular acceleration"),
         ("load", 2.0, "kg", "a load held in the hand: a point mass at the tip (its weight "

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
+from bmc.tree import G
 
 __all__ = [
     "check_two_link_segmental_mass_matrix",
@@ -39,7 +40,7 @@ def _two_link_entries() -> list[tuple[str, Any, str, str]]:
         ("masses", [s.mass for s in arm], "kg", "segment masses"),
         ("inertias", [s.inertia for s in arm], "kg m^2",
          "moments of inertia about each centre of mass"),
-        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
         ("q", [np.pi / 6, np.pi / 3], "rad", "joint angles (shoulder from +x, elbow "
          "relative to the upper arm)"),
         ("qd", [1.5, -2.0], "rad/s", "joint angular velocities"),

@@ -22,14 +22,9 @@ __all__ = [
 ]
 
 
-
-def _wls(A: np.ndarray, b: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """Weighted least squares by whitening: rows scaled by 1/sd, infinite variance dropped."""
-    w = np.where(np.isfinite(var), 1.0 / np.sqrt(np.where(np.isfinite(var), var, 1.0)), 0.0)
-    return np.linalg.lstsq(A * w[:, None], b * w, rcond=None)[0]
-
-
 def _wls_cases() -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray]]:
+    from bmc.least_squares import weighted_least_squares
+
     rng = np.random.default_rng(8)
     cases = []
     for rows, cols, drop in ((6, 3, False), (5, 2, False), (6, 3, True)):
@@ -39,7 +34,7 @@ def _wls_cases() -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray]]:
         if drop:
             var[1] = np.inf
         cases.append((A, b, var))
-    return cases, [_wls(*c) for c in cases]
+    return cases, [weighted_least_squares(*c).tau for c in cases]
 
 
 def check_least_squares_wls(wls: Any) -> bool:
@@ -66,10 +61,12 @@ def check_least_squares_wls(wls: Any) -> bool:
 
 
 def _std_tau(var: np.ndarray) -> np.ndarray:
-    p = problem("least_squares")
-    A = p.A
-    info = np.where(np.isfinite(var), 1.0 / np.where(np.isfinite(var), var, 1.0), 0.0)
-    return np.sqrt(np.diag(np.linalg.inv(A.T @ (info[:, None] * A))))
+    """Standard deviations [N m] of the estimated torques for variances ``var`` (inf: dropped)."""
+    from bmc.least_squares import weighted_least_squares
+
+    A = problem("least_squares").A
+    # (A^T W^-1 A)^-1 does not depend on b
+    return np.sqrt(np.diag(weighted_least_squares(A, np.zeros(len(A)), var).covariance))
 
 
 def check_least_squares_std(std_tau: Any) -> bool:
@@ -126,14 +123,13 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
 
 
 def _bias_estimate() -> float:
+    """Bias [N m] of the torque channel (row 0, T) by Kuo's eq. (10), unit weights."""
+    from bmc.least_squares import estimate_bias
+
     p = problem("least_squares")
     A, b = p.A_frames, p.b_frames
-    n, m, k = A.shape
-    big = np.zeros((n * m, n * k + 1))
-    for i in range(n):  # block-diagonal assembly of eq. (10), frames are blocks
-        big[i * m:(i + 1) * m, i * k:(i + 1) * k] = A[i]
-    big[0::m, -1] = 1.0  # the bias adds to the first row (T) of every frame
-    return float(np.linalg.lstsq(big, b.ravel(), rcond=None)[0][-1])
+    on_torque_row = np.eye(A.shape[1])[:, :1]  # B: the bias adds to row T of every frame
+    return float(estimate_bias(A, b, np.ones(A.shape[1]), on_torque_row).beta[0, 0])
 
 
 def check_least_squares_bias(beta: Any) -> bool:

@@ -49,34 +49,37 @@ def check_matrix_form_skew(skew: Any) -> bool:
         "the matrix that multiplies w; it is antisymmetric (S^T = -S).")
 
 
+def _pendulum():
+    """Return the problem's double pendulum, :class:`bmc.models.double_pendulum.DoublePendulum`."""
+    from bmc.models.double_pendulum import DoublePendulum
+
+    p = problem("matrix_form")
+    (m1, m2), (l1, l2) = p.m, p.l
+    return DoublePendulum(m1, m2, l1, l2, g=p.g)
+
+
 def _seed_double_pendulum(*, wrong_gravity: bool = False) -> np.ndarray:
-    """Angular accelerations of the source's double pendulum, from its own matrices.
+    """Angular accelerations [rad/s^2] of the source's double pendulum, from its own matrices.
 
     ``M``, ``C`` and ``G`` of :class:`bmc.models.double_pendulum.DoublePendulum` (the
     source's equations, corrected); ``wrong_gravity`` puts back the source's error, the
     weight of rod 2 acting on joint 1 with the lever ``l2`` instead of ``l1``.
     """
-    from bmc.models.double_pendulum import DoublePendulum
-
     p = problem("matrix_form")
-    (m1, m2), (l1, l2) = p.m, p.l
-    pend = DoublePendulum(m1, m2, l1, l2, g=p.g)
+    pend = _pendulum()
     rhs = pend.velocity_terms(p.theta, p.omega) + pend.gravity_terms(p.theta)
-    if wrong_gravity:
-        rhs[0] -= m2 * p.g * (l2 - l1) * math.sin(p.theta[0])
+    if wrong_gravity:  # the source's error itself, not a formula of the library
+        rhs[0] -= pend.m2 * p.g * (pend.l2 - pend.l1) * math.sin(p.theta[0])
     return np.linalg.solve(pend.mass_matrix(p.theta), rhs)
 
 
 def _double_pendulum_chain() -> np.ndarray:
-    """Return the same accelerations from bmc.PlanarChain (absolute angles from +x)."""
-    from bmc.chain import PlanarChain
-
+    """Return the same accelerations [rad/s^2] from the pendulum's :class:`bmc.PlanarChain`."""
     p = problem("matrix_form")
-    (m1, m2), (l1, l2) = p.m, p.l
-    chain = PlanarChain([l1, l2], [l1 / 2, l2 / 2], [m1, m2],
-                        [m1 * l1**2 / 12, m2 * l2**2 / 12], g=p.g)
-    phi = p.theta - np.pi / 2
-    qdd = chain.forward_dynamics(chain.from_segment_angles(phi),
+    pend = _pendulum()
+    chain = pend.to_chain()
+    # angles map with an offset; rates (and accelerations) by the same linear map without it
+    qdd = chain.forward_dynamics(pend.to_chain_coordinates(p.theta),
                                  chain.from_segment_angles(p.omega), [0.0, 0.0])
     return chain.to_segment_angles(qdd)
 
@@ -125,22 +128,22 @@ def check_matrix_form_seed_error(delta: Any) -> bool:
 
 
 def _bars_joint_loads() -> np.ndarray:
-    """Joint loads of the 3D double pendulum by recursive Newton-Euler (bar 2, then 1)."""
+    """Joint loads [N, N m] of the 3D double pendulum by recursive Newton-Euler (bar 2, then 1).
+
+    :func:`bmc.newton_euler.joint_loads3d` numbers the segments from the distal end, so the
+    bars go in reversed; nothing acts on the free end of bar 2. Rows of the result: force
+    and moment at joint 1 on bar 1, then at joint 2 on bar 2, global frame.
+    """
+    from bmc.newton_euler import joint_loads3d
+
     p = problem("matrix_form")
-    m, inertia, R = p.bars_mass, p.bars_inertia, p.bars_R
-    w, wd, joint, rcm, acm = p.bars_omega, p.bars_omegadot, p.bars_joint, p.bars_rcm, p.bars_acm
-    gvec = np.array([0.0, -p.bars_g, 0.0])
-    loads = np.zeros((4, 3))
-    F_dist, M_dist, r_dist = np.zeros(3), np.zeros(3), rcm[1]   # free end of bar 2
-    for k in (1, 0):
-        F = m[k] * acm[k] - m[k] * gvec + F_dist                 # F + (-F_dist) + m g = m a
-        Ib = np.diag(inertia[k])
-        euler = R[k] @ (Ib @ wd[k] + np.cross(w[k], Ib @ w[k]))  # global frame
-        Mom = (euler + M_dist - np.cross(joint[k] - rcm[k], F)
-               + np.cross(r_dist - rcm[k], F_dist))
-        loads[2 * k], loads[2 * k + 1] = F, Mom
-        F_dist, M_dist, r_dist = F, Mom, joint[k]
-    return loads
+    distal_first = slice(None, None, -1)
+    F, M = joint_loads3d(
+        p.bars_mass[distal_first], [np.diag(i) for i in p.bars_inertia[distal_first]],
+        p.bars_R[distal_first], p.bars_rcm[distal_first], p.bars_joint[distal_first],
+        p.bars_acm[distal_first], p.bars_omega[distal_first], p.bars_omegadot[distal_first],
+        np.zeros(3), p.bars_rcm[1], g=p.bars_g, frame="global")
+    return np.stack([F[1], M[1], F[0], M[0]])
 
 
 def check_matrix_form_double_pendulum_3d(loads: Any) -> bool:

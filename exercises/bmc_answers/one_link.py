@@ -27,11 +27,16 @@ __all__ = [
 
 
 
-def _one_link_chain(g: float | None = None):
+def _one_link_chain(g: float | None = None, *, density: float = 1.0):
+    """Return the problem's segment as a :class:`bmc.PlanarChain`.
+
+    ``g`` [m/s^2] replaces the problem's; ``density`` [-] scales mass and inertia alike.
+    """
     from bmc.chain import PlanarChain
 
     p = problem("one_link")
-    return PlanarChain([p.length], [p.com], [p.mass], [p.inertia], g=p.g if g is None else g)
+    return PlanarChain([p.length], [p.com], [density * p.mass], [density * p.inertia],
+                       g=p.g if g is None else g)
 
 
 def check_one_link_torque(T: Any) -> bool:
@@ -48,13 +53,7 @@ def check_one_link_torque(T: Any) -> bool:
         ``True`` if right (else :class:`IncorrectAnswer`).
     """
     p = problem("one_link")
-    from bmc.chain import PlanarChain
-
-    # segment and load as one rigid body: combined mass, centre of mass and inertia
-    mass = p.mass + p.load
-    com = (p.mass * p.com + p.load * p.length) / mass
-    inertia = p.inertia + p.mass * (p.com - com) ** 2 + p.load * (p.length - com) ** 2
-    chain = PlanarChain([p.length], [com], [mass], [inertia], g=p.g)
+    chain = _one_link_chain().with_point_mass(p.load)  # the load at the tip, one rigid body
     expected = chain.inverse_dynamics([p.alpha], [0.0], [p.alphadd])[0]
     return check_value(
         "T", T, expected, unit="N m",
@@ -81,19 +80,22 @@ def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> boo
     bool
         ``True`` if all three are right.
     """
+    from bmc.kinematics import lever_kinematics
+
     p = problem("one_link")
     a, w = p.alpha_spin, p.alphad_spin
-    torque = _one_link_chain(g=0.0).inverse_dynamics([a], [w], [0.0])[0]
-    # Newton: F_r = m a_cm; the centre of mass moves on a circle of radius d.
-    acc = p.mass * p.com * w**2 * np.array([-math.cos(a), -math.sin(a)])
-    scale = p.mass * p.com * w**2
+    chain = _one_link_chain(g=0.0)
+    torque = chain.inverse_dynamics([a], [w], [0.0])[0]
+    # Newton: F_r = m a_cm (no gravity, no other force); one link: segment angle = alpha
+    force = p.mass * lever_kinematics(chain.levers, [[math.cos(a), math.sin(a)]], [w], [0.0])[2][0]
+    scale = float(np.linalg.norm(force))  # the centripetal force [N]
     hint = (f"{_NB1}, sections 2-3 ('Where did the centripetal terms go?'): the terms in "
             "alpha'^2 are the centripetal acceleration, "
             "directed from the centre of mass towards the joint; the reaction force passes "
             "through the joint.")
     check_sign("sign_T", sign_T, torque, atol=1e-9 * scale, hint=hint)
-    check_sign("sign_Frx", sign_Frx, acc[0], atol=1e-9 * scale, hint=hint)
-    return check_sign("sign_Fry", sign_Fry, acc[1], atol=1e-9 * scale, hint=hint)
+    check_sign("sign_Frx", sign_Frx, force[0], atol=1e-9 * scale, hint=hint)
+    return check_sign("sign_Fry", sign_Fry, force[1], atol=1e-9 * scale, hint=hint)
 
 
 _HANGING_CASES = [(0.3, 0.0, 0.0), (-1.0, 2.0, 0.5), (2.5, -1.0, -1.2), (0.0, 0.0, 1.0)]
@@ -166,9 +168,13 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
                     "position update must use the old velocity", hint) from None
 
 
-def _one_link_period(mass: float, inertia: float) -> float:
-    p = problem("one_link")
-    return 2 * np.pi * math.sqrt((inertia + mass * p.com**2) / (mass * p.g * p.com))
+def _one_link_period(density: float = 1.0) -> float:
+    """Small-oscillation period [s] of the hanging segment, ``2 pi sqrt(I_o / (m g d))``."""
+    chain = _one_link_chain(density=density)
+    # I_o beta'' = -m g d beta: I_o is the (constant) mass matrix of one link, m g d the
+    # moment of its weight when it is held horizontal
+    stiffness = abs(chain.gravity_terms([0.0])[0])
+    return 2 * np.pi * math.sqrt(chain.mass_matrix([0.0])[0, 0] / stiffness)
 
 
 def check_one_link_period(period: Any, ratio: Any) -> bool:
@@ -187,13 +193,12 @@ def check_one_link_period(period: Any, ratio: Any) -> bool:
     bool
         ``True`` if both are right.
     """
-    p = problem("one_link")
-    base = _one_link_period(p.mass, p.inertia)
+    base = _one_link_period()
     hint = (f"{_NB1}, section 9: linearise the hanging pendulum's equation of motion for small "
             "beta "
             "(sin beta ~ beta): I_o beta'' = -m g d beta is a harmonic oscillator.")
     check_value("period", period, base, unit="s", hint=hint)
-    return check_value("ratio", ratio, _one_link_period(2 * p.mass, 2 * p.inertia) / base,
+    return check_value("ratio", ratio, _one_link_period(2.0) / base,
                        hint="write the period with I_o = I + m d^2 and see which factors "
                        "cancel when both m and I double.")
 
