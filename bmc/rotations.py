@@ -35,6 +35,7 @@ __all__ = [
     "angular_acceleration",
     "angular_velocity",
     "axis_rotation",
+    "point_acceleration",
     "rotation_kinematics",
     "rotation_matrix",
     "skew",
@@ -301,6 +302,41 @@ def angular_acceleration(R: ArrayLike, dt: float, *, frame: str = "segment") -> 
     """
     omega = angular_velocity(R, dt, frame=frame)
     return np.gradient(omega, dt, axis=0, edge_order=2)
+
+
+def point_acceleration(omega: ArrayLike, omegadot: ArrayLike, r: ArrayLike) -> np.ndarray:
+    """Acceleration of a point of a rotating rigid body relative to another of its points.
+
+    ``a = omegadot x r + omega x (omega x r)``: the tangential part from the angular
+    acceleration and the centripetal part, pointing from the point towards the axis. Add
+    the reference point's own acceleration for the absolute one. All three vectors in one
+    frame (the segment's or the global one; the result is in that frame).
+
+    Parameters
+    ----------
+    omega : array_like, shape (..., 3)
+        Angular velocity [rad/s].
+    omegadot : array_like, shape (..., 3)
+        Angular acceleration [rad/s^2].
+    r : array_like, shape (..., 3)
+        Position of the point relative to the reference point [m].
+
+    Returns
+    -------
+    numpy.ndarray, shape (..., 3)
+        [m/s^2].
+
+    Examples
+    --------
+    A point 0.5 m from the axis of a wheel turning at 2 rad/s, speeding up at 1 rad/s^2:
+
+    >>> print(point_acceleration([0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [0.5, 0.0, 0.0]))
+    [-2.   0.5  0. ]
+    """
+    omega = as_array(omega, "omega", unit="rad/s", last=3)
+    omegadot = as_array(omegadot, "omegadot", unit="rad/s^2", last=3)
+    r = as_array(r, "r", unit="m", last=3)
+    return np.cross(omegadot, r) + np.cross(omega, np.cross(omega, r))
 
 
 def skew(a: ArrayLike) -> np.ndarray:

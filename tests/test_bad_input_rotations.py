@@ -25,6 +25,8 @@ VALID = {
     rot.angular_velocity: {"R": R, "dt": 0.01},
     rot.angular_acceleration: {"R": R, "dt": 0.01},
     rot.skew: {"a": [1.0, 2.0, 3.0]},
+    rot.point_acceleration: {"omega": [0.0, 0.0, 2.0], "omegadot": [0.0, 0.0, 1.0],
+                             "r": [0.5, 0.0, 0.0]},
     rot.vee: {"S": rot.skew([1.0, 2.0, 3.0])},
 }
 
@@ -35,6 +37,9 @@ def case(func, exc, arg, **bad):
 
 CASES = [
     # wrong types
+    case(rot.point_acceleration, TypeError, "omega", omega="2"),
+    case(rot.point_acceleration, ValueError, "r", r=[0.5, 0.0]),
+    case(rot.point_acceleration, ValueError, "omegadot", omegadot=[0.0, np.nan, 1.0]),
     case(rot.axis_rotation, TypeError, "axis", axis=True),
     case(rot.axis_rotation, TypeError, "axis", axis=None),
     case(rot.axis_rotation, TypeError, "axis", axis=1.0),

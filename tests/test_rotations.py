@@ -130,3 +130,23 @@ def test_bad_input_messages():
         rot.angular_velocity(np.broadcast_to(np.eye(3), (2, 3, 3)), 0.01)
     with pytest.raises(ValueError, match="frame must be"):
         rot.rotation_kinematics([0, 0, 0], [0, 0, 0], [0, 0, 0], frame="local")
+
+
+def test_point_acceleration_is_the_second_derivative_of_a_carried_point():
+    # a point fixed in a body, r(t) = R(t) r0: its acceleration by central differences of
+    # the sampled positions (dt 1e-4 s: O(dt^2) ~ 1e-8 m/s^2) against omega, alpha from R
+    dt = 1e-4
+    t = np.arange(0.0, 0.5, dt)
+    q = np.stack([0.5 * np.sin(3 * t), 0.8 * np.cos(2 * t), 1.2 * t**2], axis=-1)
+    qd = np.stack([1.5 * np.cos(3 * t), -1.6 * np.sin(2 * t), 2.4 * t], axis=-1)
+    qdd = np.stack([-4.5 * np.sin(3 * t), -3.2 * np.cos(2 * t), 2.4 + 0 * t], axis=-1)
+    R, w, a = rot.rotation_kinematics(q, qd, qdd, sequence="zxy", frame="global")
+    r0 = np.array([0.1, 0.4, -0.2])
+    r = R @ r0
+    numeric = (r[2:] - 2 * r[1:-1] + r[:-2]) / dt**2
+    exact = rot.point_acceleration(w, a, r)
+    np.testing.assert_allclose(numeric, exact[1:-1], atol=1e-5)
+    # the same in the segment frame: R^T a = alpha_s x r0 + omega_s x (omega_s x r0)
+    _, ws, as_ = rot.rotation_kinematics(q, qd, qdd, sequence="zxy", frame="segment")
+    np.testing.assert_allclose(np.einsum("nji,nj->ni", R, exact),
+                               rot.point_acceleration(ws, as_, r0), atol=1e-12)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
+from bmc.tree import G
 
 __all__ = [
     "check_matrix_form_accelerations",
@@ -17,23 +17,20 @@ __all__ = [
 ]
 
 
-def _rot(axis: str, angle: float) -> np.ndarray:
-    """Rotation matrix about a global axis [rad]."""
-    c, s = math.cos(angle), math.sin(angle)
-    if axis == "x":
-        return np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
-    if axis == "y":
-        return np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]])
-    return np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
-
-
 def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, Any, str, str]]:
-    """Two cylindrical bars hanging from a fixed point, with consistent 3D kinematics."""
+    """Two cylindrical bars hanging from a fixed point, with consistent 3D kinematics.
+
+    ``masses`` [kg]; each bar is 0.40 m long with a radius of 0.03 m. Orientations are
+    intrinsic z-x-y Cardan angles [rad] (:func:`bmc.rotations.rotation_matrix`).
+    """
+    from bmc.rotations import point_acceleration as acc
+    from bmc.rotations import rotation_matrix
+
     length, radius = 0.40, 0.03
     inertia = [m * np.array([(3 * radius**2 + length**2) / 12, radius**2 / 2,
                              (3 * radius**2 + length**2) / 12]) for m in masses]
-    R1 = _rot("z", 0.35) @ _rot("x", 0.20)
-    R2 = _rot("z", 0.80) @ _rot("x", -0.15) @ _rot("y", 0.40)
+    R1 = rotation_matrix([0.35, 0.20, 0.0], sequence="zxy")    # Rz Rx
+    R2 = rotation_matrix([0.80, -0.15, 0.40], sequence="zxy")  # Rz Rx Ry
     w1 = np.array([0.6, 1.1, -2.0])     # segment frame [rad/s]
     w2 = np.array([-0.4, 0.9, 2.6])
     wd1 = np.array([1.5, -0.8, 4.0])    # segment frame [rad/s^2]
@@ -45,8 +42,6 @@ def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, An
     c2 = j2 - R2 @ axis / 2
     W1, W2, A1, A2 = R1 @ w1, R2 @ w2, R1 @ wd1, R2 @ wd2
 
-    def acc(wg, ag, r):
-        return np.cross(ag, r) + np.cross(wg, np.cross(wg, r))
 
     a1 = acc(W1, A1, c1 - j1)
     aj2 = acc(W1, A1, j2 - j1)
@@ -63,7 +58,7 @@ def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, An
         ("joint", [j1, j2], "m", "positions of joint 1 (fixed support) and joint 2"),
         ("rcm", [c1, c2], "m", "centre-of-mass positions"),
         ("acm", [a1, a2], "m/s^2", "centre-of-mass accelerations"),
-        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
     ]
 
 
@@ -73,7 +68,7 @@ def _matrix_form_entries(bars_mass: tuple[float, float] = (2.0, 2.0)
     return [
         ("m", [1.0, 1.0], "kg", "rod masses m1, m2"),
         ("l", [1.0, 0.5], "m", "rod lengths l1, l2"),
-        ("g", 9.81, "m/s^2", "gravitational acceleration"),
+        ("g", G, "m/s^2", "gravitational acceleration"),
         ("theta", [np.pi / 10, np.pi / 3], "rad", "rod angles from the downward vertical"),
         ("omega", [2 * np.pi, -6 * np.pi], "rad/s", "rod angular velocities"),
         *[("bars_" + name, value, unit, meaning)

@@ -156,7 +156,7 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
     ((31, 2, 3, 3), 3.99)
     """
     from bmc.anthropometry import segment
-    from bmc.rotations import rotation_kinematics
+    from bmc.rotations import point_acceleration, rotation_kinematics
 
     body_mass = positive(body_mass, "body_mass", unit="kg")
     height = positive(height, "height", unit="m")
@@ -212,7 +212,7 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
 
     def point(i: int, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         rc = np.einsum("nij,j->ni", R[:, i], c)
-        local = np.cross(omegadot[:, i], c) + np.cross(omega[:, i], np.cross(omega[:, i], c))
+        local = point_acceleration(omega[:, i], omegadot[:, i], c)
         return ankle[..., 0] + rc, ankle[..., 2] + np.einsum("nij,nj->ni", R[:, i], local)
 
     rcm_f, acm_f = point(0, c_foot)
