@@ -293,10 +293,7 @@ def residual_analysis(
             f"with cutoffs up to {fcs[-1]:g} Hz"
         )
     arr = _signal(x, "x", 3 * (_check_order(order) + 1) + 1)
-    res = np.stack(
-        [np.sqrt(np.mean((arr - lowpass(arr, fs, fc, order=order)) ** 2, axis=0))
-         for fc in fcs]
-    )
+    res = np.stack([rmse(lowpass(arr, fs, fc, order=order), arr) for fc in fcs])
     flat = res.reshape(len(fcs), -1)
     slope, intercept = np.polyfit(fcs[fit], flat[fit], 1)
     chosen = np.empty(flat.shape[1])
