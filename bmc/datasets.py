@@ -5,8 +5,8 @@ SHA-256; :func:`load_running` fetches the files with pooch into the user's cache
 (``pooch.os_cache("bmc")``) on first use and checks every byte against the registry.
 
 Set the environment variable ``BMC_DATA_DIR`` to a directory that already holds the files to
-work offline (CI does): the files are then read from there, verified by hash, and never
-downloaded.
+work offline (the course's automated tests do): the files are then read from there,
+verified by hash, and never downloaded.
 
 A download has an overall deadline (:data:`DOWNLOAD_DEADLINE`, 300 s per call of
 :func:`data_path`) besides a per-read timeout, so a server that stalls, or trickles bytes

@@ -1,12 +1,18 @@
 r"""Newton-Euler inverse dynamics: one segment at a time, from a known distal load upward.
 
-Planar part (this section)
---------------------------
+Planar
+------
 - :func:`invdyn2d` solves the Newton-Euler equations of one rigid segment for the force and
   moment at its proximal joint, given its kinematics and the load at its distal end.
 - :func:`lower_limb` runs the whole gait pipeline: joint markers and ground reaction in,
   segment kinematics (optionally low-pass filtered, derivatives by central differences) and
   joint loads at the ankle, knee and hip out, foot -> shank -> thigh.
+
+Spatial
+-------
+- :func:`invdyn3d` is the same step for one segment in 3D (Newton's and Euler's equations
+  with the segment's inertia tensor and rotation matrix).
+- :func:`joint_loads3d` runs it from the distal segment of a chain upward.
 
 Conventions: SI units; x forward, y up, z out of the plane; gravity ``g > 0`` along -y;
 angles in radians, counter-clockwise positive; **axis 0 is time**.
@@ -20,8 +26,9 @@ For one segment with centre of mass (COM) at :math:`\mathbf{r}_{cm}`, the equati
         + (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d = I_{cm}\alpha,
 
 with :math:`\mathbf{g} = (0, -g)` and the planar cross product
-:math:`\mathbf{a}\times\mathbf{b} = a_x b_y - a_y b_x` (the z-component; written out,
-because ``np.cross`` on 2-vectors is deprecated since NumPy 2.0).
+:math:`\mathbf{a}\times\mathbf{b} = a_x b_y - a_y b_x` (the z-component:
+:func:`bmc.kinematics.cross2`, since ``np.cross`` on 2-vectors is deprecated since NumPy
+2.0).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every explorer follows one pattern (see :func:`bmc.widgets.explorer`): the figure and its
 artists are built once, the sliders only update the artists' data, and the same function has
 a non-interactive path (``interactive=False``) that applies one set of values and returns
-the figure, so that CI can execute it without a browser. The notebooks use the inline
+the figure, so that a script or a test can run it without a browser. The notebooks use the inline
 backend only (one backend per notebook).
 
 In the notebook the browser draws the figures from data (an anywidget canvas: only the

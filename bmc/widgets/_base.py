@@ -73,7 +73,7 @@ def explorer(
     interactive : bool, optional
         ``True`` (default) returns an ``ipywidgets.VBox`` with the controls above an
         ``Output`` that shows the figure and is redrawn on every change. ``False`` applies
-        ``values`` (or the controls' defaults) once and returns ``fig``: the path CI and
+        ``values`` (or the controls' defaults) once and returns ``fig``: the path tests and
         scripts use.
     values : mapping, optional
         Control values for the non-interactive path, overriding the defaults.

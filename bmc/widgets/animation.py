@@ -215,7 +215,7 @@ def player(
         Width and height of the drawing [px]. Default (480, 360).
     interactive : bool, optional
         Return the player (default) or, if ``False``, a Matplotlib figure of the first
-        frame (scripts, CI).
+        frame (scripts, tests, static pages).
 
     Returns
     -------
