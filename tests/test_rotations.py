@@ -103,14 +103,18 @@ def test_angular_velocity_from_samples_converges(frame):
     assert errors[0] / errors[1] > 3.5
 
 
-def test_rotation_kinematics_matches_sampled_general_motion():
-    # Non-trivial rates and accelerations in a Cardan sequence; finite differences at
-    # dt = 1e-4 s agree with the exact formulas to O(dt^2) ~ 1e-7.
-    dt = 1e-4
-    t = np.arange(0.0, 1.0, dt)
+def _cardan_motion(t):
+    # Cardan angles with non-trivial rates and accelerations, and their exact derivatives
     q = np.stack([0.5 * np.sin(3 * t), 0.8 * np.cos(2 * t), 1.2 * t**2], axis=-1)
     qd = np.stack([1.5 * np.cos(3 * t), -1.6 * np.sin(2 * t), 2.4 * t], axis=-1)
     qdd = np.stack([-4.5 * np.sin(3 * t), -3.2 * np.cos(2 * t), 2.4 + 0 * t], axis=-1)
+    return q, qd, qdd
+
+
+def test_rotation_kinematics_matches_sampled_general_motion():
+    # Finite differences at dt = 1e-4 s agree with the exact formulas to O(dt^2) ~ 1e-7.
+    dt = 1e-4
+    q, qd, qdd = _cardan_motion(np.arange(0.0, 1.0, dt))
     for intrinsic in (True, False):
         R, w, a = rot.rotation_kinematics(q, qd, qdd, sequence="zxy", intrinsic=intrinsic)
         np.testing.assert_allclose(rot.angular_velocity(R, dt), w, atol=1e-6)
@@ -136,10 +140,7 @@ def test_point_acceleration_is_the_second_derivative_of_a_carried_point():
     # a point fixed in a body, r(t) = R(t) r0: its acceleration by central differences of
     # the sampled positions (dt 1e-4 s: O(dt^2) ~ 1e-8 m/s^2) against omega, alpha from R
     dt = 1e-4
-    t = np.arange(0.0, 0.5, dt)
-    q = np.stack([0.5 * np.sin(3 * t), 0.8 * np.cos(2 * t), 1.2 * t**2], axis=-1)
-    qd = np.stack([1.5 * np.cos(3 * t), -1.6 * np.sin(2 * t), 2.4 * t], axis=-1)
-    qdd = np.stack([-4.5 * np.sin(3 * t), -3.2 * np.cos(2 * t), 2.4 + 0 * t], axis=-1)
+    q, qd, qdd = _cardan_motion(np.arange(0.0, 0.5, dt))
     R, w, a = rot.rotation_kinematics(q, qd, qdd, sequence="zxy", frame="global")
     r0 = np.array([0.1, 0.4, -0.2])
     r = R @ r0
