@@ -54,7 +54,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, frames
 from bmc.newton_euler import invdyn2d
 from bmc.tree import InverseDynamics, PlanarTree
 
@@ -62,7 +62,7 @@ __all__ = [
     "InverseDynamics",
     "Trial",
     "SymbolicModel",
-    "inverse_dynamics",
+    "contact_inverse_dynamics",
     "minimal_form",
     "motion_reactions",
     "reactions_augmented",
@@ -141,6 +141,21 @@ def _unpack(func: str, model: Any, state: tuple[str, ...], args: tuple[Any, ...]
     return (model.model, *trial, *values)
 
 
+_UNITS = {"q": "m, rad", "qd": "m/s, rad/s", "qdd": "m/s^2, rad/s^2"}
+
+
+def _state(model: PlanarTree, *more: tuple[str, np.ndarray, int],
+           **state: ArrayLike) -> list[np.ndarray]:
+    """Return the state arrays (any of ``q``, ``qd``, ``qdd``) checked against the tree.
+
+    ``more`` are further checked arrays as ``(name, array, per-frame dimensions)``; all of
+    them must describe the same frames (or one frame), or a ValueError names them.
+    """
+    arrays = [model.check_coordinates(value, name, _UNITS[name]) for name, value in state.items()]
+    frames(*[(name, arr, 1) for name, arr in zip(state, arrays, strict=True)], *more)
+    return arrays
+
+
 # ---------------------------------------------------------------------------- formulations
 def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
                  qd: ArrayLike | None = None, h: ArrayLike | None = None
@@ -176,14 +191,13 @@ def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
     True
     """
     model, q, qd, h = _unpack("minimal_form", model, ("q", "qd"), (q, qd, h), ("h",))
-    D = model.jacobian_q(q)
-    mdiag = model.mass_diagonal()
     h = model.check_vector(h, "h", 3 * model.n, "N, N m")
-    gam = model.gamma(q, qd)
-    Mbar = model.mass_matrix(q)
-    d = np.einsum("...ai,a,...a->...i", D, mdiag, gam)
+    q, qd = _state(model, ("h", h, 1), q=q, qd=qd)
+    D = model.jacobian_q(q)
+    # d = D^T M gamma: the tree's bias forces D^T (M gamma - h_gravity), gravity put back
+    d = model.bias_forces(q, qd) + np.einsum("...ai,...a->...i", D, model.applied_forces(q))
     hbar = np.einsum("...ai,...a->...i", D, h)
-    return Mbar, d, hbar
+    return model.mass_matrix(q), d, hbar
 
 
 def reactions_augmented(model: PlanarTree | Trial, q: ArrayLike | None = None,
@@ -214,10 +228,9 @@ def reactions_augmented(model: PlanarTree | Trial, q: ArrayLike | None = None,
     model, q, qd, qdd, h = _unpack("reactions_augmented", model, ("q", "qd", "qdd"),
                                    (q, qd, qdd, h), ("h",))
     cols = model.joint_columns(joints)
-    D = model.jacobian_q(q)
-    qdd = model.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
-    pdd = np.einsum("...ai,...i->...a", D, qdd) + model.gamma(q, qd)
     h = model.check_vector(h, "h", 3 * model.n, "N, N m")
+    q, qd, qdd = _state(model, ("h", h, 1), q=q, qd=qd, qdd=qdd)
+    pdd = np.einsum("...ai,...i->...a", model.jacobian_q(q), qdd) + model.gamma(q, qd)
     return (h - model.mass_diagonal() * pdd) @ model.jacobian_z()[:, cols]
 
 
@@ -248,9 +261,10 @@ def reactions_classical(model: PlanarTree | Trial, q: ArrayLike | None = None,
     """
     model, q, qd, h = _unpack("reactions_classical", model, ("q", "qd"), (q, qd, h), ("h",))
     cols = model.joint_columns(joints)
+    h = model.check_vector(h, "h", 3 * model.n, "N, N m")
+    q, qd = _state(model, ("h", h, 1), q=q, qd=qd)
     C = model.constraint_jacobian(model.absolute_coordinates(q))
     minv = 1.0 / model.mass_diagonal()
-    h = model.check_vector(h, "h", 3 * model.n, "N, N m")
     A = np.einsum("...ia,a,...ja->...ij", C, minv, C)
     b = np.einsum("...ia,...a->...i", C, minv * h - model.gamma(q, qd))
     return np.linalg.solve(A, b[..., None])[..., 0][..., cols]
@@ -308,11 +322,12 @@ def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None
         i = model.parent[i]
     if not path:
         raise ValueError("contact_point must be on a segment other than the root")
-    r, _, a = model.kinematics(q, qd, qdd)
-    q, qdd = model.check_coordinates(q), model.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
-    joints = model.joint_positions(q)
     F = as_array(contact_force, "contact_force", unit="N", last=2)
     Md = as_array(contact_moment, "contact_moment", unit="N m")
+    q, qd, qdd = _state(model, ("contact_force", F, 1), ("contact_moment", Md, 0),
+                        q=q, qd=qd, qdd=qdd)
+    r, _, a = model.kinematics(q, qd, qdd)
+    joints = model.joint_positions(q)
     rd = model.point(q, path[0], float(contact_point[1]))
     forces, moments = [], []
     for i in path:  # from the contact segment up
@@ -325,22 +340,23 @@ def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None
     return lam, np.stack(moments[::-1], axis=-1)
 
 
-def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                     qd: ArrayLike | None = None, qdd: ArrayLike | None = None, *,
-                     contact_point: tuple[int | str, float] | None = None,
-                     contact_force: ArrayLike | None = None,
-                     contact_moment: ArrayLike | None = None) -> InverseDynamics:
+def contact_inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
+                             qd: ArrayLike | None = None, qdd: ArrayLike | None = None, *,
+                             contact_point: tuple[int | str, float] | None = None,
+                             contact_force: ArrayLike | None = None,
+                             contact_moment: ArrayLike | None = None) -> InverseDynamics:
     """Contact load and joint torques from the minimal-form equations (2.9).
 
     :meth:`bmc.tree.PlanarTree.contact_inverse_dynamics` (see there for the method), taking
-    a trial in place of ``model, q, qd, qdd`` too.
+    a trial in place of ``model, q, qd, qdd`` too. For the joint torques alone, as every
+    model's ``inverse_dynamics`` returns them, see :meth:`bmc.tree.PlanarTree.inverse_dynamics`.
 
     Parameters
     ----------
     model : PlanarTree or Trial
         The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
         ``model, q, qd, qdd``, whose ``contact_point``, if it has one, is the default:
-        ``inverse_dynamics(motion)``.
+        ``contact_inverse_dynamics(motion)``.
     q, qd, qdd : array_like, shape (..., k)
         Generalised coordinates and their derivatives [m, rad, s].
     contact_point : (segment, distance)
@@ -354,9 +370,23 @@ def inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
     Returns
     -------
     InverseDynamics
+        Contact force [N] and free moment [N m] (computed, or the ones given), joint torques
+        on the child segments [N m] and the residual of the whole-body equations [N, N m].
+
+    Examples
+    --------
+    Standing still, the bed carries the body weight:
+
+    >>> from bmc.models.human import human_model
+    >>> tree = human_model()
+    >>> q, zero = np.zeros(9), np.zeros(9)
+    >>> q[5] = np.pi / 2                                    # feet flat, all else upright
+    >>> res = contact_inverse_dynamics(tree, q, zero, zero, contact_point=("foot", 0.1))
+    >>> bool(np.isclose(res.contact_force[1], tree.body_weight))
+    True
     """
     model, q, qd, qdd, contact_point = _unpack(
-        "inverse_dynamics", model, ("q", "qd", "qdd"), (q, qd, qdd, contact_point),
+        "contact_inverse_dynamics", model, ("q", "qd", "qdd"), (q, qd, qdd, contact_point),
         ("contact_point",))
     return model.contact_inverse_dynamics(q, qd, qdd, contact_point=contact_point,
                                           contact_force=contact_force,
@@ -388,7 +418,7 @@ def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,
         Eq. (2.10) and eq. (2.11) [N].
     """
     R = motion.contact_force if contact_force is None else contact_force
-    idr = inverse_dynamics(motion, contact_point=motion.contact_point, contact_force=R)
+    idr = contact_inverse_dynamics(motion, contact_point=motion.contact_point, contact_force=R)
     h = motion.model.applied_forces(motion.q, torques=idr.torques,
                                     contact_force=idr.contact_force,
                                     contact_point=motion.contact_point,

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, gravity, integer, number
+from bmc._validation import as_array, frames, gravity, integer, number
 from bmc.kinematics import cross2, lever_kinematics, perp
 
 __all__ = ["G", "InverseDynamics", "PlanarTree"]
@@ -59,8 +59,8 @@ def __dir__() -> list[str]:
 class InverseDynamics:
     """What inverse dynamics of a tree with one contact returns.
 
-    See :meth:`PlanarTree.contact_inverse_dynamics` (and :func:`bmc.reactions.inverse_dynamics`,
-    which takes a trial too).
+    See :meth:`PlanarTree.contact_inverse_dynamics` (and
+    :func:`bmc.reactions.contact_inverse_dynamics`, which takes a trial too).
 
     Attributes
     ----------
@@ -349,8 +349,7 @@ class PlanarTree:
     def joint_positions(self, q: ArrayLike) -> np.ndarray:
         """Proximal joint of every segment (the base for the root), shape (..., n, 2) [m]."""
         q = self.check_coordinates(q)
-        e = self.axes(q[..., 2:])
-        return q[..., None, :2] + np.einsum("ik,...kd->...id", self.lever, e)
+        return q[..., None, :2] + lever_kinematics(self.lever, self.axes(q[..., 2:]))[0]
 
     def distal_positions(self, q: ArrayLike) -> np.ndarray:
         """Distal end of every segment, shape (..., n, 2) [m]."""
@@ -381,6 +380,8 @@ class PlanarTree:
         """
         q, qd = self.check_coordinates(q), self.check_coordinates(qd, "qd", "m/s, rad/s")
         qdd = self.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
+        lead = frames(("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1))
+        q, qd, qdd = (np.broadcast_to(x, lead + (self.k,)) for x in (q, qd, qdd))
         r, v, a = lever_kinematics(self.com_lever, self.axes(q[..., 2:]), qd[..., 2:],
                                    qdd[..., 2:])
         r = q[..., None, :2] + r
@@ -401,10 +402,10 @@ class PlanarTree:
             (x, y per joint); zero (default) for a real motion.
         """
         q = self.check_coordinates(q)
-        e = self.axes(q[..., 2:])
-        r = q[..., None, :2] + np.einsum("ik,...kd->...id", self.com_lever, e)
+        r = q[..., None, :2] + lever_kinematics(self.com_lever, self.axes(q[..., 2:]))[0]
         if z is not None:
             z = self.check_vector(z, "z", self.m, "m")
+            frames(("q", q, 1), ("z", z, 1))
             zz = z.reshape(z.shape[:-1] + (self.n - 1, 2))
             r = r + np.einsum("ij,...jd->...id", self.path, zz)
         theta = np.broadcast_to(q[..., 2:], r.shape[:-1])
@@ -435,11 +436,27 @@ class PlanarTree:
         return e.reshape(3 * n, self.m)
 
     def gamma(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
-        """``gamma = Ddot qdot`` (eq. 2.5), shape (..., 3n) [m/s^2, rad/s^2]."""
+        """``gamma = Ddot qdot`` (eq. 2.5): the segment accelerations at ``qdd = 0``.
+
+        For each centre of mass ``-sum_k L_ik phidot_k^2 e_k`` (the centripetal terms of
+        :func:`bmc.kinematics.lever_kinematics`, with zero angular accelerations); zero for
+        the angles.
+
+        Parameters
+        ----------
+        q, qd : array_like, shape (..., k)
+            Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+
+        Returns
+        -------
+        numpy.ndarray, shape (..., 3n)
+            ``[ax_1, ay_1, 0, ..., ax_n, ay_n, 0]`` [m/s^2, rad/s^2].
+        """
         q, qd = self.check_coordinates(q), self.check_coordinates(qd, "qd", "m/s, rad/s")
-        e = self.axes(q[..., 2:])
-        w2 = qd[..., 2:, None] ** 2
-        acc = -np.einsum("ik,...kd->...id", self.com_lever, w2 * e)
+        lead = frames(("q", q, 1), ("qd", qd, 1))
+        q, qd = (np.broadcast_to(x, lead + (self.k,)) for x in (q, qd))
+        w = qd[..., 2:]
+        acc = lever_kinematics(self.com_lever, self.axes(q[..., 2:]), w, np.zeros_like(w))[2]
         out = np.concatenate([acc, np.zeros(acc.shape[:-1] + (1,))], axis=-1)
         return out.reshape(acc.shape[:-2] + (3 * self.n,))
 
@@ -549,20 +566,25 @@ class PlanarTree:
         -------
         InverseDynamics
         """
-        self.check_contact_point(contact_point)
+        i, _ = self.check_contact_point(contact_point)
         q = self.check_coordinates(q)
         qd = self.check_coordinates(qd, "qd", "m/s, rad/s")
         qdd = self.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
-        i = self.segment_index(contact_point[0])
+        named = [("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1)]
+        if contact_force is not None:
+            contact_force = as_array(contact_force, "contact_force", unit="N", last=2)
+            named.append(("contact_force", contact_force, 1))
+        if contact_moment is not None:
+            contact_moment = as_array(contact_moment, "contact_moment", unit="N m")
+            named.append(("contact_moment", contact_moment, 0))
+        frames(*named)
         lhs = np.einsum("...ij,...j->...i", self.mass_matrix(q), qdd) + self.bias_forces(q, qd)
-        R = (lhs[..., :2].copy() if contact_force is None
-             else as_array(contact_force, "contact_force", unit="N", last=2))
+        R = lhs[..., :2].copy() if contact_force is None else contact_force
         hR = self.applied_forces(q, contact_force=R, contact_point=contact_point) \
             - self.applied_forces(q)
         rhs = lhs - np.einsum("...ai,...a->...i", self.jacobian_q(q), hR)
         total = rhs[..., 2:].sum(axis=-1)  # whole-body moment balance: torques cancel
-        Mc = (total if contact_moment is None
-              else as_array(contact_moment, "contact_moment", unit="N m"))
+        Mc = total if contact_moment is None else contact_moment
         rhs[..., 2 + i] = rhs[..., 2 + i] - Mc
         B = self.torque_map
         tau = np.linalg.solve(B[1:], rhs[..., 3:, None])[..., 0]
@@ -616,25 +638,29 @@ class PlanarTree:
         """
         q = self.check_coordinates(q)
         n = self.n
-        h = np.zeros(q.shape[:-1] + (n, 3))
-        h[..., 1] = -self.masses * self.g
+        named = [("q", q, 1)]
         if torques is not None:
-            tau = self.check_vector(torques, "torques", n - 1, "N m")
-            h = h + np.zeros(tau.shape[:-1] + (1, 1))
-            h[..., 2] += tau @ self.torque_map.T
-        if contact_force is not None or contact_moment is not None:
+            torques = self.check_vector(torques, "torques", n - 1, "N m")
+            named.append(("torques", torques, 1))
+        contact = contact_force is not None or contact_moment is not None
+        if contact:
             if contact_point is None:
                 raise ValueError("contact_point=(segment, distance [m]) is required with "
                                  "contact_force or contact_moment")
+            i, dist = self.check_contact_point(contact_point)
             f = (np.zeros(2) if contact_force is None
                  else as_array(contact_force, "contact_force", unit="N", last=2))
-            i, dist = self.check_contact_point(contact_point)
+            mc = (np.zeros(()) if contact_moment is None
+                  else as_array(contact_moment, "contact_moment", unit="N m"))
+            named += [("contact_force", f, 1), ("contact_moment", mc, 0)]
+        lead = frames(*named)
+        h = np.zeros(lead + (n, 3))
+        h[..., 1] = -self.masses * self.g
+        if torques is not None:
+            h[..., 2] += torques @ self.torque_map.T
+        if contact:
             lever = (dist - self.com[i]) * self.axes(q[..., 2:])[..., i, :]
-            h = h + np.zeros(f.shape[:-1] + (1, 1))
             h[..., i, :2] += f
             h[..., i, 2] += cross2(lever, f)
-            if contact_moment is not None:
-                mc = as_array(contact_moment, "contact_moment", unit="N m")
-                h = h + np.zeros(mc.shape + (1, 1))
-                h[..., i, 2] += mc
-        return h.reshape(h.shape[:-2] + (3 * n,))
+            h[..., i, 2] += mc
+        return h.reshape(lead + (3 * n,))

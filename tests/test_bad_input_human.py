@@ -36,6 +36,10 @@ CASES = [
     case(human.leg_reactions, TypeError, "contact_force", contact_force=["0", "600"]),
     case(human.leg_reactions, ValueError, "contact_force", contact_force=[0.0, 1.0, 2.0]),
     case(human.paper_formulas, TypeError, "misprint", misprint="yes"),
+    # arrays of different frames failed with NumPy's "operands could not be broadcast"
+    case(human.leg_reactions, ValueError, "qd", q=np.zeros((5, 9)), qd=np.zeros((4, 9))),
+    case(human.leg_reactions, ValueError, "contact_force", q=np.zeros((5, 9)),
+         contact_force=np.zeros((4, 2))),
 ]
 
 

@@ -154,7 +154,7 @@ def test_static_stance_closed_form(model):
     R = np.array([0.0, model.body_weight])
     zero = np.zeros(9)
     dist = 0.1
-    idr = rx.inverse_dynamics(model, q, zero, zero, contact_point=("foot", dist))
+    idr = rx.contact_inverse_dynamics(model, q, zero, zero, contact_point=("foot", dist))
     np.testing.assert_allclose(idr.contact_force, R, rtol=1e-12)  # weight on the bed
     h = model.applied_forces(q, torques=idr.torques, contact_force=R,
                              contact_point=("foot", dist), contact_moment=idr.contact_moment)
@@ -168,8 +168,8 @@ def test_static_stance_closed_form(model):
 
 def test_four_formulations_agree_on_consistent_data(motion):
     m = motion.model
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point)
+    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                                      contact_point=motion.contact_point)
     h = motion.applied_forces(torques=idr.torques)
     a = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=LEGS)
     b = rx.reactions_classical(m, motion.q, motion.qd, h, joints=LEGS)
@@ -189,8 +189,8 @@ def test_four_formulations_agree_on_consistent_data(motion):
 def test_power_balance_checks_the_torques(motion):
     # independent of D: d(KE + PE)/dt = joint power + power of the bed's load
     m = motion.model
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point)
+    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                                      contact_point=motion.contact_point)
     _, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
     w, al = motion.qd[:, 2:], motion.qdd[:, 2:]
     dE = (np.einsum("i,nid,nid->n", m.masses, v, a) + (m.inertias * w * al).sum(1)
@@ -208,8 +208,8 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
     m = motion.model
     rng = np.random.default_rng(11)
     R = motion.contact_force + rng.normal(scale=20.0, size=motion.contact_force.shape)
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point, contact_force=R)
+    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                                      contact_point=motion.contact_point, contact_force=R)
     h = m.applied_forces(motion.q, torques=idr.torques, contact_force=R,
                          contact_point=motion.contact_point,
                          contact_moment=idr.contact_moment)
@@ -248,17 +248,27 @@ def test_bad_inputs(model):
         leg_reactions(pend, np.zeros(4), np.zeros(4), np.zeros(4), [0, 0])
 
 
-def test_tree_and_chain_share_the_model_interface(model, motion):
+def test_tree_and_chain_share_the_model_interface(model, motion, sym):
     # One meaning of mass_matrix and bias_forces for every model: M qdd + bias = generalised
-    # forces of all loads but gravity. Independent truth for the tree: minimal_form with
-    # gravity alone in h gives d - hbar = bias. For the chain (a pendulum hanging from a
-    # fixed point): the closed form of one uniform rod, bias = m g c cos(q) at rest.
+    # forces of all loads but gravity. Independent truth for the tree: the sympy derivation
+    # (D and gamma differentiated symbolically), bias = D^T (M gamma - h_gravity) and the
+    # paper's d = D^T M gamma; minimal_form with gravity alone in h gives d - hbar = bias.
+    # For the chain (a pendulum hanging from a fixed point): the closed form of one uniform
+    # rod, bias = m g c cos(q) at rest.
+    import sympy as sp
+
     q, qd = motion.q[::40], motion.qd[::40]
+    g = sp.Symbol("g", positive=True)
+    Mg = sym.M * sym.gamma
+    bias_sym = sym.lambdify(sym.D.T * (Mg - sym.gravity().subs(g, model.g)))
+    d_sym = sym.lambdify(sym.D.T * Mg)
     Mbar, d, hbar = rx.minimal_form(model, q, qd, model.applied_forces(q))
     np.testing.assert_allclose(model.mass_matrix(q), Mbar, rtol=1e-12, atol=0)
     # rounding of sums of ~1e3 N terms: 1e-9 of the body weight
-    np.testing.assert_allclose(model.bias_forces(q, qd), d - hbar, rtol=0,
-                               atol=1e-9 * model.body_weight)
+    tol = 1e-9 * model.body_weight
+    np.testing.assert_allclose(model.bias_forces(q, qd), bias_sym(q, qd, 0 * q), atol=tol)
+    np.testing.assert_allclose(d, d_sym(q, qd, 0 * q), rtol=0, atol=tol)
+    np.testing.assert_allclose(model.bias_forces(q, qd), d - hbar, rtol=0, atol=tol)
     from bmc.chain import PlanarChain
     rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
     np.testing.assert_allclose(rod.bias_forces([0.3], [0.0]), [2.0 * 9.81 * 0.5 * np.cos(0.3)],
@@ -277,8 +287,8 @@ def test_formulations_take_the_trial_in_place_of_model_q_qd_qdd(motion):
     # A Motion in place of (model, q, qd, qdd) is the same call: identical arrays, bit for bit.
     m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
     cp, R, Mc = motion.contact_point, motion.contact_force, motion.contact_moment
-    idr = rx.inverse_dynamics(m, q, qd, qdd, contact_point=cp)
-    idt = rx.inverse_dynamics(motion)                       # contact point from the motion
+    idr = rx.contact_inverse_dynamics(m, q, qd, qdd, contact_point=cp)
+    idt = rx.contact_inverse_dynamics(motion)               # contact point from the motion
     for field in ("contact_force", "contact_moment", "torques", "residual"):
         np.testing.assert_array_equal(getattr(idt, field), getattr(idr, field))
     h = motion.applied_forces(torques=idr.torques)
@@ -313,20 +323,20 @@ def test_trial_arguments_are_refused_clearly(motion, model):
     with pytest.raises(TypeError, match="needs qdd when model is a PlanarTree"):
         rx.reactions_augmented(model, motion.q, motion.qd, h=h)
     with pytest.raises(TypeError, match="model must be a PlanarTree"):
-        rx.inverse_dynamics(object())
+        rx.contact_inverse_dynamics(object())
 
 
 def test_tree_inverse_dynamics_is_the_formulation_and_the_newton_euler_pass(motion):
-    # PlanarTree.inverse_dynamics returns the torques of reactions.inverse_dynamics (one
-    # computation: identical arrays); independent truth: the Newton-Euler pass from the feet
-    # up gives the same hip, knee and ankle torques (rounding of ~1e3 N m sums).
+    # PlanarTree.inverse_dynamics returns the torques of reactions.contact_inverse_dynamics
+    # (one computation: identical arrays); independent truth: the Newton-Euler pass from the
+    # feet up gives the same hip, knee and ankle torques (rounding of ~1e3 N m sums).
     m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
     cp, R, Mc = motion.contact_point, motion.contact_force, motion.contact_moment
     tau = m.inverse_dynamics(q, qd, qdd, contact_point=cp, contact_force=R, contact_moment=Mc)
     assert tau.shape == (q.shape[0], m.n - 1)
     np.testing.assert_array_equal(
-        tau, rx.inverse_dynamics(m, q, qd, qdd, contact_point=cp, contact_force=R,
-                                 contact_moment=Mc).torques)
+        tau, rx.contact_inverse_dynamics(m, q, qd, qdd, contact_point=cp, contact_force=R,
+                                         contact_moment=Mc).torques)
     _, tau_ne = rx.reactions_newton_euler(motion)
     legs = [m.joint_names.index(j) for j in LEGS]
     np.testing.assert_allclose(tau[:, legs], tau_ne, rtol=0, atol=1e-8 * m.body_weight)

@@ -73,10 +73,10 @@ def test_somersault_is_plausible(motion):
 
 def test_generated_motion_satisfies_the_minimal_form(motion):
     m = motion.model
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point,
-                              contact_force=motion.contact_force,
-                              contact_moment=motion.contact_moment)
+    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                                      contact_point=motion.contact_point,
+                                      contact_force=motion.contact_force,
+                                      contact_moment=motion.contact_moment)
     # the generator's own bed load closes the three whole-body equations (x, y, moment)
     np.testing.assert_allclose(idr.residual[:, :2], 0.0, atol=1e-9 * m.body_weight)
     np.testing.assert_allclose(idr.residual[:, 2], 0.0, atol=1e-9 * m.body_weight)
@@ -212,10 +212,10 @@ def test_athlete_faces_forward_and_the_sign_of_the_knee_moment(motion):
 def test_leg_moments_agree_with_a_hand_calculation(motion):
     m = motion.model
     by_hand, _ = _leg_by_hand(motion)
-    idr = rx.inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
-                              contact_point=motion.contact_point,
-                              contact_force=motion.contact_force,
-                              contact_moment=motion.contact_moment)
+    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+                                      contact_point=motion.contact_point,
+                                      contact_force=motion.contact_force,
+                                      contact_moment=motion.contact_moment)
     # two derivations of the same Newton-Euler equations: rounding only
     np.testing.assert_allclose(idr.torques[:, :3], by_hand, atol=1e-9 * m.body_weight)
 
@@ -248,7 +248,7 @@ def test_joint_moment_signs_in_a_static_squat(model):
     squat[2:] = [-0.5, np.radians(70), np.radians(-40), np.pi / 2, -0.5, -0.5, -0.5]
     zero = np.zeros(model.k)
     contact = ("foot", human.CONTACT_FRACTION * model.lengths[3])
-    idr = rx.inverse_dynamics(model, squat, zero, zero, contact_point=contact)
+    idr = rx.contact_inverse_dynamics(model, squat, zero, zero, contact_point=contact)
     hip, knee, ankle = idr.torques[:3]
     assert knee > 50.0 and hip < -20.0 and ankle < -20.0
     # knee ahead of hip and ankle: the athlete faces +x, the knee flexion is phi_2 - phi_3,
