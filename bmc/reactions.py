@@ -194,8 +194,7 @@ def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
     h = model.check_vector(h, "h", 3 * model.n, "N, N m")
     q, qd = _state(model, ("h", h, 1), q=q, qd=qd)
     D = model.jacobian_q(q)
-    # d = D^T M gamma: the tree's bias forces D^T (M gamma - h_gravity), gravity put back
-    d = model.bias_forces(q, qd) + np.einsum("...ai,...a->...i", D, model.applied_forces(q))
+    d = np.einsum("...ai,...a->...i", D, model.mass_diagonal() * model.gamma(q, qd))
     hbar = np.einsum("...ai,...a->...i", D, h)
     return model.mass_matrix(q), d, hbar
 
