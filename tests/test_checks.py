@@ -360,7 +360,7 @@ def test_gait_signs_and_errors():
 
 # ----------------------------------------------------------------------------- 5 reactions
 def _leg_points(q, p):
-    (l2, l3), (c2, c3, c4) = p.lengths, p.c
+    (l2, l3), (c2, c3, c4) = p.lengths, p.com
     xh, yh, f2, f3, f4 = q
     knee = np.array([xh + l2 * math.sin(f2), yh - l2 * math.cos(f2)])
     ankle = knee + l3 * np.array([math.sin(f3), -math.cos(f3)])

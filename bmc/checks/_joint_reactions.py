@@ -40,7 +40,7 @@ def _leg_entries(body_mass: float = 60.0, height: float = 1.70,
         ("masses", model.masses[legs], "kg", "m2, m3, m4: thigh, shank, foot (both legs)"),
         ("lengths", model.attach[legs[1:]], "m", "l2, l3: thigh (hip to knee), shank "
          "(knee to ankle)"),
-        ("c", model.com[legs], "m", "c2, c3, c4: hip to thigh COM, knee to shank COM, "
+        ("com", model.com[legs], "m", "c2, c3, c4: hip to thigh COM, knee to shank COM, "
          "ankle to foot COM"),
         ("g", model.g, "m/s^2", "acceleration of free fall, along -y"),
         ("q", q, "m, rad", "[x_H, y_H, phi2, phi3, phi4]: hip position and segment angles "
