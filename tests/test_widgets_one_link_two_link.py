@@ -8,6 +8,7 @@ import pytest
 
 from bmc.chain import PlanarChain
 from bmc.kinematics import forward_reach
+from bmc.models.arm import arm_segments
 from bmc.widgets import one_link as pendulum
 from bmc.widgets import two_link
 
@@ -46,7 +47,7 @@ def test_pendulum_explorer_lines_follow_the_closed_form():
 def test_reach_explorer_parts_sum_to_chain_inverse_dynamics():
     values = {"duration": 0.5, "g": 9.81, "forearm_mass": 1.54, "forearm_com": 0.17}
     fig = two_link.reach_explorer(interactive=False, values=values)
-    upper, lower = two_link.default_arm()
+    upper, lower = arm_segments()
     arm = PlanarChain([upper.length, lower.length], [upper.com, 0.17], [upper.mass, 1.54],
                       [upper.inertia, 1.54 * lower.inertia / lower.mass])
     t = fig.axes[0].get_lines()[0].get_xdata()

@@ -18,14 +18,10 @@ __all__ = [
 ]
 
 
-_SUBJECT = {"body_mass": 70.0, "height": 1.70}  # notebook 1's subject [kg, m]
-
-
 def _one_link_entries() -> list[tuple[str, Any, str, str]]:
-    from bmc import anthropometry as am
+    from bmc.models.arm import forearm_hand
 
-    seg = am.combine([am.segment("forearm", **_SUBJECT), am.segment("hand", **_SUBJECT)],
-                     name="forearm_hand")
+    seg = forearm_hand()  # notebook 1's subject
     return [
         ("length", seg.length, "m", "segment length L, elbow to the tip of the hand "
          "(Dempster's forearm + hand of a 1.70 m, 70 kg person, as in notebook 1)"),

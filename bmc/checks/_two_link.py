@@ -17,22 +17,10 @@ __all__ = [
 ]
 
 
-_TWO_LINK_H, _TWO_LINK_M = 1.70, 70.0
-
-
-def _arm_segments():
-    """Upper arm and forearm + hand of notebook 2's subject (Dempster via Winter)."""
-    from bmc import anthropometry as am
-
-    size = {"body_mass": _TWO_LINK_M, "height": _TWO_LINK_H}
-    upper = am.segment("upper_arm", **size)
-    forearm_hand = am.combine([am.segment("forearm", **size), am.segment("hand", **size)],
-                              name="forearm_hand")
-    return upper, forearm_hand
-
-
 def _two_link_entries() -> list[tuple[str, Any, str, str]]:
-    arm = _arm_segments()
+    from bmc.models.arm import arm_segments
+
+    arm = arm_segments()  # notebook 2's subject
     return [
         ("lengths", [s.length for s in arm], "m", "upper arm, forearm + hand (Dempster's "
          "parameters of a 1.70 m, 70 kg person, as in notebook 2)"),

@@ -2,6 +2,8 @@
 
 Each submodule is one model of the course, with the trial generated on it:
 
+- :mod:`bmc.models.arm`: the arm of the course's subject, upper arm and forearm + hand
+  (notebooks 1 and 2);
 - :mod:`bmc.models.double_pendulum`: the source's double pendulum of uniform rods in the
   matrix form ``M qdd = C + G + Q`` and its explicit Euler integration (notebook 3);
 - :mod:`bmc.models.stance`: a synthetic 3D stance of foot and shank (notebook 3);
@@ -20,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["double_pendulum", "human", "somersault", "stance", "standing"]
+__all__ = ["arm", "double_pendulum", "human", "somersault", "stance", "standing"]
 
 
 def __getattr__(name: str):

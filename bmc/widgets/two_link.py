@@ -14,41 +14,17 @@ import numpy as np
 
 from bmc.widgets._base import explorer
 
-__all__ = ["default_arm", "reach_explorer"]
+__all__ = ["reach_explorer"]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def default_arm(*, body_mass: float = 70.0, height: float = 1.70):
-    """Upper arm and forearm-plus-hand segments from Dempster's table (via Winter).
-
-    Parameters
-    ----------
-    body_mass : float, optional
-        Body mass [kg] (default 70, the notebook's subject).
-    height : float, optional
-        Body height [m] (default 1.70).
-
-    Returns
-    -------
-    tuple of bmc.anthropometry.Segment
-        ``(upper_arm, forearm_hand)``; the second combines forearm and hand end to end, so
-        its length runs from the elbow to the fingertip [m].
-    """
-    from bmc import anthropometry
-
-    upper = anthropometry.segment("upper_arm", body_mass=body_mass, height=height)
-    forearm = anthropometry.segment("forearm", body_mass=body_mass, height=height)
-    hand = anthropometry.segment("hand", body_mass=body_mass, height=height)
-    return upper, anthropometry.combine([forearm, hand], name="forearm_hand")
-
-
 def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
     """Explore how duration, gravity and forearm parameters shape the reaching torques.
 
-    The arm is :func:`default_arm`; the hand makes the course's forward reach
+    The arm is :func:`bmc.models.arm.arm_segments`; the hand makes the course's forward reach
     (:func:`bmc.kinematics.forward_reach`: from a table in front of the trunk to a target at
     shoulder height) in ``duration`` seconds with a minimum-jerk time course, and the joint
     kinematics follow exactly from inverse kinematics.
@@ -72,8 +48,9 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
 
     from bmc.chain import PlanarChain
     from bmc.kinematics import forward_reach
+    from bmc.models.arm import arm_segments
 
-    upper, lower = default_arm()
+    upper, lower = arm_segments()
     l1, l2 = upper.length, lower.length
     s = np.linspace(0.0, 1.0, 300)  # fraction of the movement time
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
