@@ -689,8 +689,8 @@ class PlanarChain:
         -----
         For a load at the endpoint this is the same as applying the endpoint force
         ``F = -m_L (a_end + g e_y)`` (its inertial force plus its weight) to the unloaded
-        chain; ``tests/test_held_load.py`` checks both forms against each other and against
-        the closed form of one link.
+        chain; the course's tests check both forms against each other and against the closed
+        form of one link.
 
         Examples
         --------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, frames, positive
 
 __all__ = [
     "FORWARD_REACH",
@@ -563,8 +563,18 @@ def lever_kinematics(
     levers = as_array(levers, "levers", unit="m", ndim=2)
     n = levers.shape[1]
     e = as_array(axes, "axes", last=(n, 2))
+    if rates is None and accelerations is not None:
+        raise ValueError("accelerations [rad/s^2] need rates [rad/s] as well; got none")
+    named = [("axes", e, 2)]
+    if rates is not None:
+        w = as_array(rates, "rates", unit="rad/s", last=n)
+        named.append(("rates", w, 1))
+    if accelerations is not None:
+        al = as_array(accelerations, "accelerations", unit="rad/s^2", last=n)
+        named.append(("accelerations", al, 1))
+    lead = frames(*named)  # one frame of any of them goes with N frames of the others
     lt = levers.T
-    lead, p = e.shape[:-2], lt.shape[1]
+    p = lt.shape[1]
 
     def carried(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         # sum_j L_ij (x_j, y_j) for all frames: two matrix products (frames, n) @ (n, p)
@@ -576,13 +586,10 @@ def lever_kinematics(
         np.matmul(y, lt, out=out[..., 1, :])
         return np.swapaxes(out, -1, -2)
 
-    c, s = np.ascontiguousarray(e[..., 0]), np.ascontiguousarray(e[..., 1])
+    c, s = (np.ascontiguousarray(np.broadcast_to(e[..., k], lead + (n,))) for k in (0, 1))
     r = carried(c, s)
     if rates is None:
-        if accelerations is not None:
-            raise ValueError("accelerations [rad/s^2] need rates [rad/s] as well; got none")
         return (r,)
-    w = as_array(rates, "rates", unit="rad/s", last=n)
     # perp(e) = (-s, c) in components, so de/dt = w perp(e) = (-w s, w c); the products are
     # formed in place (each temporary is as large as the input: at 1e5 frames the
     # allocations cost as much as the arithmetic).
@@ -590,7 +597,6 @@ def lever_kinematics(
     v = carried(np.negative(ws), wc)
     if accelerations is None:
         return r, v
-    al = as_array(accelerations, "accelerations", unit="rad/s^2", last=n)
     # d/dt (w perp(e)) = al perp(e) - w^2 e = (-(al s + w wc), al c - w ws)
     x = np.multiply(al, s)
     x += np.multiply(w, wc, out=wc)
@@ -617,8 +623,8 @@ path (Flash and Hogan 1985; Atkeson and Hollerbach 1985 for vertical-plane reach
 are fractions of the arm length ``l1 + l2`` (shoulder to fingertip), so that the joint angles
 do not depend on the subject's size. For the Dempster arm of a 70 kg, 1.70 m subject
 (0.748 m) the hand travels 0.46 m with a peak speed of 1.44 m/s (0.75 g peak acceleration),
-the shoulder turns at up to 250 deg/s and the elbow at up to 197 deg/s; ``tests/test_reach.py``
-checks the postures against published ranges of motion and the peak speeds and torques
+the shoulder turns at up to 250 deg/s and the elbow at up to 197 deg/s. The course's tests
+check the postures against published ranges of motion and the peak speeds and torques
 against published human values.
 """
 

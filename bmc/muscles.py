@@ -14,8 +14,8 @@ angle grows (a flexor, for the arm seen from its right side) has a negative ``R[
 a positive (counter-clockwise, flexing) torque.
 
 :func:`muscle_length` and :func:`moment_arms` work on one frame or ``N`` frames (axis 0 is
-time). ``tests/test_muscles.py`` checks the moment arms against a finite difference of the
-length and against the perpendicular distance from the joint to the line of action.
+time). The moment arms are checked against a finite difference of the length and against
+the perpendicular distance from the joint to the line of action.
 
 :func:`contact_force` turns a net joint force and moment (inverse dynamics) into a muscle
 tension and the bone-on-bone force when one muscle carries the moment, and

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive, rotation_matrices
+from bmc._validation import as_array, frames, positive, rotation_matrices
 
 __all__ = [
     "angular_acceleration",
@@ -336,6 +336,7 @@ def point_acceleration(omega: ArrayLike, omegadot: ArrayLike, r: ArrayLike) -> n
     omega = as_array(omega, "omega", unit="rad/s", last=3)
     omegadot = as_array(omegadot, "omegadot", unit="rad/s^2", last=3)
     r = as_array(r, "r", unit="m", last=3)
+    frames(("omega", omega, 1), ("omegadot", omegadot, 1), ("r", r, 1))
     return np.cross(omegadot, r) + np.cross(omega, np.cross(omega, r))
 
 

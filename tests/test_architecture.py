@@ -31,15 +31,15 @@ FORMULATIONS = {"bmc.least_squares", "bmc.matrix_form", "bmc.newton_euler", "bmc
 SERVING = {"bmc.models", "bmc.plotting", "bmc.drawing", "bmc.widgets", "bmc.checks"}
 
 
-def _layer(module: str) -> int:
+def _layer(module: str) -> int | None:
+    """The module's layer, or None when it is in none (test_every_module_has_a_layer)."""
     if module in CORE:
         return 0
     if module in FORMULATIONS:
         return 1
     if any(module == s or module.startswith(s + ".") for s in SERVING):
         return 2
-    raise KeyError(f"{module} is in no layer: add it to CORE, FORMULATIONS or SERVING in "
-                   "tests/test_architecture.py and to CONTRIBUTING.md's picture")
+    return None
 
 
 def _modules() -> dict[str, Path]:
@@ -78,15 +78,10 @@ def _imports(module: str) -> list[tuple[str, list[str], int]]:
 
 def test_every_module_has_a_layer():
     # a new module is placed on purpose, never by default
-    unplaced = []
-    for module in MODULES:
-        try:
-            _layer(module)
-        except KeyError:
-            unplaced.append(module)
-    assert not unplaced, f"modules in no layer: {unplaced}"
-    with pytest.raises(KeyError, match="in no layer"):
-        _layer("bmc.newcomer")
+    unplaced = [module for module in MODULES if _layer(module) is None]
+    assert not unplaced, (f"modules in no layer: {unplaced}; add them to CORE, FORMULATIONS "
+                          "or SERVING here and to CONTRIBUTING.md's picture")
+    assert _layer("bmc.newcomer") is None
 
 
 def test_the_module_list_is_not_empty():
@@ -98,7 +93,11 @@ def test_the_module_list_is_not_empty():
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_a_module_imports_only_from_its_layer_or_below(module):
     mine = _layer(module)
+    if mine is None:
+        pytest.skip("in no layer: test_every_module_has_a_layer fails for it")
     for target, _, line in _imports(module):
+        if _layer(target) is None:
+            continue  # that module's own placement fails test_every_module_has_a_layer
         assert _layer(target) <= mine, (
             f"{module} (layer {mine}) imports {target} (layer {_layer(target)}) at line "
             f"{line}: a lower layer must not depend on a higher one"
@@ -190,7 +189,7 @@ def test_importing_rotations_loads_no_formulation_or_model():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
-    assert not [m for m in out if _layer(m) > 0], f"import bmc.rotations loaded {out}"
+    assert not [m for m in out if _layer(m) != 0], f"import bmc.rotations loaded {out}"
 
 
 PUBLIC_MODULES = [m for m in sorted(MODULES) if not any(p.startswith("_") for p in m.split("."))]
@@ -251,9 +250,12 @@ WRITTEN_ONCE = {
     "rotation by +90 degrees": (rf"np\.stack\(\[-\w+{_IDX}1\], \w+{_IDX}0\]\]",
                                 {"bmc.kinematics": 1}),
     "root-mean-square error": (
-        r"np\.sqrt\(\(?np\.mean\(|np\.sqrt\(\(?\(?\w+ ?-? ?\w*\)? ?\*\* ?2\)\.mean\(",
-        # rmse, and overall_rmse's quadratic mean of the channel RMSEs
-        {"bmc.signals": 2}),
+        # the root of the mean square of a difference, or of an error array by its name
+        r"np\.sqrt\(np\.mean\(\(\w+ - \w+\) ?\*\* ?2"
+        r"|np\.sqrt\(\(\(?\w+ - \w+\)? ?\*\* ?2\)\.mean\("
+        r"|np\.sqrt\(\(?np\.mean\(\(?\w*err\w*\)? ?\*\* ?2"
+        r"|np\.sqrt\(\(\w*err\w* ?\*\* ?2\)\.mean\(",
+        {"bmc.signals": 1}),
     "double-pendulum 2x2 solve": (r"\(c \* r1 - m12 \* r2\) / det",
                                   {"bmc.models.double_pendulum": 1}),
     "eq. (3.3), hip x": (r"Rx - m2 \* ax2 - m3 \* ax3 - m4 \* ax4", {"bmc.models.human": 1}),
@@ -266,15 +268,16 @@ WRITTEN_ONCE = {
         # or the broadcast forms al perp(e) - w^2 e and -(w^2 e) a copy would likely use
         r"np\.multiply\(w, wc, out=wc\)"
         r"|\w+\[\.\.\., None\] \* \w+ - \(\w+ ?\*\* ?2\)\[\.\.\., None\] \* \w+"
-        r"|\w+ \* \w+ - \w+ ?\*\* ?2 \* \w+"
-        r"|\bw2 \* e\b|\w+ ?\*\* ?2 \* e\b",
+        r"|\w+ \* (?:en|perp\(\w+\)) - \w+ ?\*\* ?2 \* e\b"  # al * perp(e) - w**2 * e
+        r"|\bw2 \* e\b",  # w2 * e with w2 = w**2
         {"bmc.kinematics": 1}),
     # 10 s^3 - 15 s^4 + 6 s^5, factored as in its home or expanded as the source writes it
     "minimum-jerk step": (r"10(?:\.0)? - 15(?:\.0)? \* \w+|10(?:\.0)? \* \w+ ?\*\* ?3",
                           {"bmc.kinematics": 1}),
-    # the chain's lever matrix a_kj (l_j below the diagonal, c_k on it)
+    # the chain's lever matrix a_kj (l_j below the diagonal, c_k on it), and joint
+    # positions as running sums of l_j (cos phi_j, sin phi_j): these two patterns know only
+    # the spelling of the copies that were removed; a renamed copy needs review to be seen
     "lever matrix": (r"np\.tril\(np\.broadcast_to\(", {"bmc.chain": 1}),
-    # joint positions as running sums of l_j (cos phi_j, sin phi_j)
     "chain forward kinematics": (r"np\.cumsum\(\w*steps", {"bmc.kinematics": 1}),
     # the 3D acceleration of a point carried by a rotating body
     "3D point acceleration": (r"np\.cross\(\w+, np\.cross\(\w+,", {"bmc.rotations": 1}),
@@ -300,6 +303,16 @@ def test_the_patterns_catch_the_copies_that_were_removed():
     for formula, copies in removed.items():
         for copy in copies:
             assert re.search(WRITTEN_ONCE[formula][0], copy), (formula, copy)
+    # and not other physics that only looks alike
+    unrelated = {
+        "root-mean-square error": ["amplitude = np.sqrt(np.mean(x**2))"],
+        "acceleration of a point on rotating segments": ["damping = c * v - k**2 * x",
+                                                         "energy = 0.5 * m * v**2 * e"],
+        "planar cross product": ["al1 = (c * r1 - m12 * r2) / det"],
+    }
+    for formula, lines in unrelated.items():
+        for line in lines:
+            assert not re.search(WRITTEN_ONCE[formula][0], line), (formula, line)
 
 
 ANSWERS = PACKAGE.parent / "exercises" / "bmc_answers"

@@ -24,6 +24,8 @@ VALID = {
     kin.segment_angle: {"proximal": [0.0, 0.0], "distal": [1.0, 1.0]},
     kin.cross2: {"a": [1.0, 0.0], "b": [0.0, 1.0]},
     kin.perp: {"v": [1.0, 0.0]},
+    kin.lever_kinematics: {"levers": [[0.3, 0.0], [0.3, 0.25]],
+                           "axes": np.full((3, 2, 2), 0.5**0.5), "rates": np.ones((3, 2))},
 }
 
 
@@ -63,6 +65,7 @@ CASES = [
     case(kin.joint_rates_2link, ValueError, "v", v=np.ones((3, 3))),
     case(kin.inverse_kinematics_2link, ValueError, "p", p=[0.3]),
     case(kin.minimum_jerk, ValueError, "t", t=np.ones((2, 2))),
+    case(kin.lever_kinematics, ValueError, "rates", rates=np.ones((4, 2))),
     case(kin.segment_angle, ValueError, "proximal", proximal=[0.0, 0.0, 0.0]),
     case(kin.cross2, ValueError, "a", a=[1.0, 0.0, 0.0]),
     # non-finite values

@@ -40,6 +40,7 @@ CASES = [
     case(rot.point_acceleration, TypeError, "omega", omega="2"),
     case(rot.point_acceleration, ValueError, "r", r=[0.5, 0.0]),
     case(rot.point_acceleration, ValueError, "omegadot", omegadot=[0.0, np.nan, 1.0]),
+    case(rot.point_acceleration, ValueError, "r", omega=np.ones((4, 3)), r=np.ones((5, 3))),
     case(rot.axis_rotation, TypeError, "axis", axis=True),
     case(rot.axis_rotation, TypeError, "axis", axis=None),
     case(rot.axis_rotation, TypeError, "axis", axis=1.0),

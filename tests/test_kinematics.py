@@ -11,6 +11,7 @@ from bmc.kinematics import (
     inverse_kinematics_2link,
     jacobian,
     joint_rates_2link,
+    lever_kinematics,
     minimum_jerk,
     minimum_jerk_profile,
     minimum_jerk_reach_2link,
@@ -148,7 +149,8 @@ def test_minimum_jerk_profile_is_the_rest_to_rest_quintic():
     outside = (s <= 0) | (s >= 1)
     np.testing.assert_array_equal(dx[outside], 0.0)
     np.testing.assert_array_equal(ddx[outside], 0.0)
-    # minimum_jerk is this profile scaled: x0 + (xf - x0) x(t / T), acceleration / T^2
+    # minimum_jerk's scaling around this profile (it calls it): x0 + (xf - x0) x(t / T),
+    # velocity / T, acceleration / T^2
     t = np.linspace(0.0, 0.5, 8)
     xm, vm, am = minimum_jerk(1.0, 3.0, 0.5, t)
     x, dx, ddx = minimum_jerk_profile(t / 0.5)
@@ -182,3 +184,22 @@ def test_minimum_jerk_reach_matches_numerical_derivatives_and_flags_singular_sta
     np.testing.assert_allclose(np.gradient(qd, dt, axis=0)[1:-1], qdd[1:-1], atol=1e-3)
     with pytest.raises(ValueError, match="singular posture"):
         minimum_jerk_reach_2link([0.0, -0.7], [0.3, 0.4], 0.5, [0.0, 0.1], 0.3, 0.4)
+
+
+def test_one_frame_goes_with_many_in_lever_kinematics_and_joint_rates():
+    # a posture held (one frame) with N frames of rates: the same as N copies of it
+    levers = np.array([[0.3, 0.0], [0.3, 0.25]])
+    phi = np.array([0.4, 1.1])
+    axes = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    rates = np.array([[1.0, -2.0], [0.5, 3.0], [0.0, 1.0]])
+    acc = np.array([[2.0, 0.0], [-1.0, 1.0], [0.3, 0.3]])
+    one = lever_kinematics(levers, axes, rates, acc)
+    many = lever_kinematics(levers, np.broadcast_to(axes, (3, 2, 2)), rates, acc)
+    for a, b in zip(one, many, strict=True):
+        np.testing.assert_array_equal(a, b)  # the same operations on the same numbers
+    q = np.array([0.3, 1.2])
+    v, a = np.ones((5, 2)), np.ones((5, 2))
+    qd1, qdd1 = joint_rates_2link([0.3, 0.3], q, v, a)
+    qdd_n = joint_rates_2link([0.3, 0.3], np.tile(q, (5, 1)), v, a)[1]
+    np.testing.assert_allclose(qdd1, qdd_n, rtol=1e-15)
+    assert qd1.shape == qdd1.shape == (5, 2)

@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
-from bmc.tree import G
 
 __all__ = [
     "check_matrix_form_accelerations",
@@ -41,8 +40,6 @@ def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, An
     j2 = j1 - R1 @ axis
     c2 = j2 - R2 @ axis / 2
     W1, W2, A1, A2 = R1 @ w1, R2 @ w2, R1 @ wd1, R2 @ wd2
-
-
     a1 = acc(W1, A1, c1 - j1)
     aj2 = acc(W1, A1, j2 - j1)
     a2 = aj2 + acc(W2, A2, c2 - j2)
@@ -58,7 +55,7 @@ def _pendulum_3d(masses: tuple[float, float] = (2.0, 2.0)) -> list[tuple[str, An
         ("joint", [j1, j2], "m", "positions of joint 1 (fixed support) and joint 2"),
         ("rcm", [c1, c2], "m", "centre-of-mass positions"),
         ("acm", [a1, a2], "m/s^2", "centre-of-mass accelerations"),
-        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
     ]
 
 
@@ -68,7 +65,7 @@ def _matrix_form_entries(bars_mass: tuple[float, float] = (2.0, 2.0)
     return [
         ("m", [1.0, 1.0], "kg", "rod masses m1, m2"),
         ("l", [1.0, 0.5], "m", "rod lengths l1, l2"),
-        ("g", G, "m/s^2", "gravitational acceleration"),
+        ("g", 9.81, "m/s^2", "gravitational acceleration"),
         ("theta", [np.pi / 10, np.pi / 3], "rad", "rod angles from the downward vertical"),
         ("omega", [2 * np.pi, -6 * np.pi], "rad/s", "rod angular velocities"),
         *[("bars_" + name, value, unit, meaning)

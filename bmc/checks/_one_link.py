@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
-from bmc.tree import G
 
 __all__ = [
     "check_one_link_centripetal",
@@ -19,16 +18,17 @@ __all__ = [
 
 
 def _one_link_entries() -> list[tuple[str, Any, str, str]]:
-    from bmc.models.arm import forearm_hand
+    from bmc.models.arm import SUBJECT, forearm_hand
 
     seg = forearm_hand()  # notebook 1's subject
+    person = f"{SUBJECT['height']:.2f} m, {SUBJECT['body_mass']:.0f} kg person"
     return [
         ("length", seg.length, "m", "segment length L, elbow to the tip of the hand "
-         "(Dempster's forearm + hand of a 1.70 m, 70 kg person, as in notebook 1)"),
+         f"(Dempster's forearm + hand of a {person}, as in notebook 1)"),
         ("com", seg.com, "m", "joint-to-centre-of-mass distance d"),
         ("mass", seg.mass, "kg", "segment mass m"),
         ("inertia", seg.inertia, "kg m^2", "moment of inertia about the centre of mass I"),
-        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
         ("alpha", np.pi / 6, "rad", "segment angle from the horizontal (+x), CCW"),
         ("alphadd", 5.0, "rad/s^2", "angular acceleration"),
         ("load", 2.0, "kg", "a load held in the hand: a point mass at the tip (its weight "

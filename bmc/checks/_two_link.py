@@ -7,7 +7,6 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
-from bmc.tree import G
 
 __all__ = [
     "check_two_link_segmental_mass_matrix",
@@ -18,17 +17,18 @@ __all__ = [
 
 
 def _two_link_entries() -> list[tuple[str, Any, str, str]]:
-    from bmc.models.arm import arm_segments
+    from bmc.models.arm import SUBJECT, arm_segments
 
     arm = arm_segments()  # notebook 2's subject
+    person = f"{SUBJECT['height']:.2f} m, {SUBJECT['body_mass']:.0f} kg person"
     return [
         ("lengths", [s.length for s in arm], "m", "upper arm, forearm + hand (Dempster's "
-         "parameters of a 1.70 m, 70 kg person, as in notebook 2)"),
+         f"parameters of a {person}, as in notebook 2)"),
         ("com", [s.com for s in arm], "m", "joint-to-centre-of-mass distances d1, d2"),
         ("masses", [s.mass for s in arm], "kg", "segment masses"),
         ("inertias", [s.inertia for s in arm], "kg m^2",
          "moments of inertia about each centre of mass"),
-        ("g", G, "m/s^2", "gravitational acceleration, along -y"),
+        ("g", 9.81, "m/s^2", "gravitational acceleration, along -y"),
         ("q", [np.pi / 6, np.pi / 3], "rad", "joint angles (shoulder from +x, elbow "
          "relative to the upper arm)"),
         ("qd", [1.5, -2.0], "rad/s", "joint angular velocities"),

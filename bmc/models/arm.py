@@ -10,6 +10,8 @@ which notebook 2 corrects.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from bmc.anthropometry import Segment, combine, segment
 
 __all__ = ["SUBJECT", "arm_segments", "forearm_hand"]
@@ -20,7 +22,7 @@ def __dir__() -> list[str]:
 
 
 #: The course's subject for the arm models: body mass [kg] and height [m].
-SUBJECT = {"body_mass": 70.0, "height": 1.70}
+SUBJECT = MappingProxyType({"body_mass": 70.0, "height": 1.70})
 
 
 def forearm_hand(*, body_mass: float = SUBJECT["body_mass"],
