@@ -447,6 +447,9 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
         The common (broadcast) leading shape, ``()`` for a single frame.
     """
     leads = [(name, arr.shape[: arr.ndim - core]) for name, arr, core in named]
+    first = leads[0][1]
+    if all(lead == first for _, lead in leads):  # the usual case: nothing to broadcast
+        return tuple(first)
     listing = ", ".join(f"{name} {arr.shape}" for name, arr, _ in named)
     with_frames = {lead for _, lead in leads if lead}
     if equal and len(with_frames) > 1:

@@ -586,7 +586,9 @@ def lever_kinematics(
         np.matmul(y, lt, out=out[..., 1, :])
         return np.swapaxes(out, -1, -2)
 
-    c, s = (np.ascontiguousarray(np.broadcast_to(e[..., k], lead + (n,))) for k in (0, 1))
+    if e.shape[:-2] != lead:  # one posture with N frames of rates
+        e = np.broadcast_to(e, lead + (n, 2))
+    c, s = np.ascontiguousarray(e[..., 0]), np.ascontiguousarray(e[..., 1])
     r = carried(c, s)
     if rates is None:
         return (r,)
