@@ -380,8 +380,7 @@ class PlanarTree:
         """
         q, qd = self.check_coordinates(q), self.check_coordinates(qd, "qd", "m/s, rad/s")
         qdd = self.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
-        lead = frames(("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1))
-        q, qd, qdd = (np.broadcast_to(x, lead + (self.k,)) for x in (q, qd, qdd))
+        frames(("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1))  # one frame goes with many
         r, v, a = lever_kinematics(self.com_lever, self.axes(q[..., 2:]), qd[..., 2:],
                                    qdd[..., 2:])
         r = q[..., None, :2] + r
@@ -453,8 +452,7 @@ class PlanarTree:
             ``[ax_1, ay_1, 0, ..., ax_n, ay_n, 0]`` [m/s^2, rad/s^2].
         """
         q, qd = self.check_coordinates(q), self.check_coordinates(qd, "qd", "m/s, rad/s")
-        lead = frames(("q", q, 1), ("qd", qd, 1))
-        q, qd = (np.broadcast_to(x, lead + (self.k,)) for x in (q, qd))
+        frames(("q", q, 1), ("qd", qd, 1))  # one frame goes with many
         w = qd[..., 2:]
         acc = lever_kinematics(self.com_lever, self.axes(q[..., 2:]), w, np.zeros_like(w))[2]
         out = np.concatenate([acc, np.zeros(acc.shape[:-1] + (1,))], axis=-1)

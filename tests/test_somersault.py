@@ -136,9 +136,15 @@ def test_base_accelerations_are_the_whole_body_rows_of_the_minimal_form(model):
     whole_body = np.column_stack([res[:, 0], res[:, 1], res[:, 2:].sum(axis=1)])
     # two formulations of the same equations: rounding of forces of order 1e4 N
     np.testing.assert_allclose(whole_body, 0.0, atol=1e-9 * model.body_weight)
-    # and the shape program is followed: relative angles from the minimum-jerk steps
-    psi, _, _ = so._shape(t)
-    np.testing.assert_allclose(q[:, 3:] - q[:, 2:3], psi @ model.path[1:].T, atol=1e-12)
+    # the shape program from its table: the touchdown shape before any step, every step's
+    # change added once all have ended, at rest at both ends
+    psi, dpsi, ddpsi = so._shape(np.array([0.0, 2.0]))
+    end = so._SHAPE_START.copy()
+    for joint, _, _, change in so._SHAPE_STEPS:
+        end[joint] += change
+    np.testing.assert_allclose(psi, [so._SHAPE_START, end], atol=1e-15)  # sums of 4 numbers
+    np.testing.assert_array_equal(dpsi, 0.0)
+    np.testing.assert_array_equal(np.abs(ddpsi), 0.0)
 
 
 # ------------------------------------------------------------------ bad input
