@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
 
-__all__ = ["STYLE", "estimates_against_truth", "use_style"]
+__all__ = ["STYLE", "estimates_against_truth", "show", "use_style"]
 
 
 def __dir__() -> list[str]:
@@ -37,6 +37,70 @@ def use_style() -> None:
     import matplotlib as mpl
 
     mpl.rcParams.update(STYLE)
+
+
+def show(figure=None, *, alt: str | None = None, caption: str | None = None) -> None:
+    """Show a figure in the notebook with its text alternative, then close it.
+
+    Every figure of the course carries a text alternative: what is drawn and the key values,
+    for a reader who cannot see it (WCAG 2.1, success criterion 1.1.1). The figure is shown
+    as a PNG whose output metadata holds ``alt`` (and ``caption``); its plain-text form, what
+    a screen reader or a text-only viewer meets, is the same text.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure or bmc.drawing.Drawing, optional
+        The figure to show, or a drawing (its figure is shown and, unless ``alt`` is given,
+        its :meth:`~bmc.drawing.Drawing.describe` is the text alternative). Default: the
+        current figure.
+    alt : str, optional
+        The text alternative: what the figure shows, with its key numbers and units.
+        Required unless ``figure`` is a drawing.
+    caption : str, optional
+        A one-line caption, kept with the figure (the course website prints it below).
+
+    Raises
+    ------
+    TypeError
+        If ``figure`` is neither a figure nor a drawing, or no text alternative is given.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    describe = getattr(figure, "describe", None)
+    if figure is not None and not isinstance(figure, Figure) and callable(describe):
+        text = alt if alt is not None else describe()
+        figure = figure.ax.figure
+    else:
+        text = alt
+    if figure is None:
+        figure = plt.gcf()
+    if not isinstance(figure, Figure):
+        raise TypeError(f"figure must be a Matplotlib Figure or a bmc.drawing.Drawing; got "
+                        f"{type(figure).__name__}")
+    if not isinstance(text, str) or not text.strip():
+        raise TypeError("alt must be a sentence saying what the figure shows, with its key "
+                        "values and units (the text alternative a screen reader reads); "
+                        f"got {text!r}")
+    try:
+        from IPython import get_ipython
+        from IPython.display import publish_display_data
+    except ImportError:  # plain Python: nothing to display into
+        plt.close(figure)
+        return
+    shell = get_ipython()
+    if shell is None:
+        plt.close(figure)
+        return
+    data, metadata = shell.display_formatter.format(figure)
+    data = {k: v for k, v in data.items() if k.startswith("image/")}
+    data["text/plain"] = text.strip()
+    extra = {"alt": text.strip()} | ({"caption": caption.strip()} if caption else {})
+    for mime in data:
+        if mime.startswith("image/"):
+            metadata[mime] = dict(metadata.get(mime, {})) | extra
+    publish_display_data(data=data, metadata=metadata)
+    plt.close(figure)
 
 
 def estimates_against_truth(

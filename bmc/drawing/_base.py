@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +114,45 @@ class Drawing:
     def __repr__(self) -> str:
         return (f"Drawing({len(self.arrows)} arrow(s), {len(self.moments)} moment(s), "
                 f"{len(self.labels)} label(s), {self.frames} frame(s))")
+
+    def describe(self) -> str:
+        """Text alternative of the drawing, written from the record of what was drawn.
+
+        Every force is given with its magnitude [N] and direction, every moment with its
+        value [N m] and sense of rotation, so that a reader who cannot see the figure gets
+        the numbers it shows (used by :func:`bmc.plotting.show` as the figure's ``alt``).
+
+        Returns
+        -------
+        str
+            One or more sentences, plain text (TeX symbols without dollars or backslashes).
+        """
+        parts = []
+        if self.frames > 1:
+            parts.append(f"{self.frames} postures drawn over one another, fading with time.")
+        joints = self.points.get("joints")
+        if joints is not None and self.frames == 1:
+            parts.append(f"A model of {len(np.atleast_2d(joints)) - 1} segment(s) with its "
+                         "joints and centres of mass.")
+        if "com" in self.points and "proximal" in self.points:
+            parts.append("A free-body diagram of one segment.")
+        for a in self.arrows:
+            name = _plain(a.label)
+            if a.kind == "gravity":
+                parts.append(f"Gravity {name} points {_direction(a.vector)}.")
+                continue
+            size = float(np.hypot(*a.vector))
+            parts.append(f"{name}: {_number(size)} N pointing {_direction(a.vector)}.")
+        for m in self.moments:
+            name = _plain(m.label)
+            sense = "counter-clockwise" if m.sense > 0 else "clockwise"
+            if np.isnan(m.value):
+                parts.append(f"{name}: a moment, drawn {sense}.")
+            else:
+                parts.append(f"{name}: {_number(abs(m.value))} N m {sense}.")
+        for symbol, value in self.angles.items():
+            parts.append(f"Angle {_plain(symbol)} = {np.degrees(value):.0f} degrees.")
+        return " ".join(parts) or "A drawing with no loads."
 
 
 def _new_axes(ax, figsize=(6.0, 5.0)):
@@ -234,6 +274,25 @@ def _fit(ax, pts: np.ndarray, margin: float, *, resize: bool = False) -> None:
     ax.set_aspect("equal", adjustable="box")
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
+
+
+def _plain(label: str) -> str:
+    r"""Write a TeX symbol as plain words for a text alternative (``\mathbf{F}_1``: ``F_1``)."""
+    text = re.sub(r"\\(mathbf|mathrm|boldsymbol|vec|bar|hat)\{([^{}]*)\}", r"\2", label)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
+    return text.replace("{", "").replace("}", "").replace("$", "").strip()
+
+
+def _direction(vector) -> str:
+    """Direction of a planar vector in words and degrees from +x (counter-clockwise)."""
+    x, y = (float(v) for v in vector[:2])
+    angle = float(np.degrees(np.arctan2(y, x)))
+    horizontal = "forward" if x > 1e-9 * (abs(x) + abs(y)) else (
+        "backward" if x < -1e-9 * (abs(x) + abs(y)) else "")
+    vertical = "up" if y > 1e-9 * (abs(x) + abs(y)) else (
+        "down" if y < -1e-9 * (abs(x) + abs(y)) else "")
+    words = " and ".join(w for w in (vertical, horizontal) if w) or "nowhere (zero)"
+    return f"{words} ({angle:.0f} degrees from the +x axis)"
 
 
 def _tex(label: str) -> str:
