@@ -5,7 +5,7 @@ CONTRIBUTING.md ("Writing for students")::
 
     | symbol | meaning | unit |
     |---|---|---|
-    | $\\tau_i$ | net joint moment at joint $i$, on the distal segment, counter-clockwise positive | N m |
+    | $\\tau_i$ | net joint moment at joint $i$, on the distal segment, ... | N m |
 
 A row may name several symbols that share a meaning (``$f_L$, $f_V$``). A symbol is the exact
 TeX between the dollars. The tests fail when one notebook's table gives a symbol two meanings
@@ -16,7 +16,7 @@ same row in each. ``test_both_failures_are_caught`` shows that the checks can fa
 
 from __future__ import annotations
 
-import re
+import importlib.util
 from pathlib import Path
 
 import nbformat
@@ -24,67 +24,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-HEADING = "## Notation"
-
-
-def _normal(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().rstrip(".").strip()
-
-
-def notation(nb: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
-    """The rows of a notebook's Notation table: (symbol, meaning, unit), one per symbol.
-
-    Raises
-    ------
-    ValueError
-        If the notebook has no Notation cell, or it holds no table in the course's format.
-    """
-    cells = [c for c in nb.cells if c.cell_type == "markdown"
-             and c.source.lstrip().startswith(HEADING)]
-    if len(cells) != 1:
-        raise ValueError(f"needs exactly one '{HEADING}' cell; has {len(cells)}")
-    lines = [line.strip() for line in cells[0].source.splitlines() if line.strip().startswith("|")]
-    if len(lines) < 3 or [_normal(c).lower() for c in lines[0].strip("|").split("|")] != [
-            "symbol", "meaning", "unit"]:
-        raise ValueError(f"the '{HEADING}' cell needs a table | symbol | meaning | unit |")
-    rows = []
-    for line in lines[2:]:
-        # split on the column bars, not on bars inside $...$ (|x| in TeX)
-        parts = re.split(r"\|(?=(?:[^$]*\$[^$]*\$)*[^$]*$)", line.strip().strip("|"))
-        if len(parts) != 3:
-            raise ValueError(f"a Notation row needs three columns (symbol, meaning, unit): {line}")
-        symbols = re.findall(r"\$([^$]+)\$", parts[0])
-        if not symbols:
-            raise ValueError(f"a Notation row names no $symbol$: {line}")
-        rows += [(s.strip(), _normal(parts[1]), _normal(parts[2])) for s in symbols]
-    return rows
-
-
-def conflicts_within(rows: list[tuple[str, str, str]]) -> list[str]:
-    """Symbols that one table lists with two meanings or units."""
-    seen: dict[str, tuple[str, str]] = {}
-    found = []
-    for symbol, meaning, unit in rows:
-        if symbol in seen and seen[symbol] != (meaning, unit):
-            found.append(f"${symbol}$: '{seen[symbol][0]}' [{seen[symbol][1]}] and "
-                         f"'{meaning}' [{unit}]")
-        seen.setdefault(symbol, (meaning, unit))
-    return found
-
-
-def conflicts_across(tables: dict[str, list[tuple[str, str, str]]]) -> list[str]:
-    """Symbols that two notebooks list with different meaning texts or units."""
-    first: dict[str, tuple[str, str, str]] = {}
-    found = []
-    for name, rows in tables.items():
-        for symbol, meaning, unit in rows:
-            if symbol not in first:
-                first[symbol] = (name, meaning, unit)
-            elif first[symbol][1:] != (meaning, unit):
-                other, m0, u0 = first[symbol]
-                found.append(f"${symbol}$: {other} says '{m0}' [{u0}], {name} says "
-                             f"'{meaning}' [{unit}]")
-    return found
+_spec = importlib.util.spec_from_file_location("notation_tool", ROOT / "tools" / "notation.py")
+tool = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tool)
+notation, conflicts_within, conflicts_across = (tool.notation, tool.conflicts_within,
+                                                tool.conflicts_across)
 
 
 @pytest.mark.parametrize("path", COURSE, ids=lambda p: p.name)
@@ -132,3 +76,12 @@ def test_both_failures_are_caught():
         notation(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title")]))
     with pytest.raises(ValueError, match="table"):
         notation(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## Notation\n")]))
+
+
+def test_the_course_wide_table_lists_each_symbol_once():
+    tables = {"a": notation(_nb("| $\\tau_i$ | net joint moment | N m |\n")),
+              "b": notation(_nb("| $\\tau_i$ | net joint moment | N m |\n"
+                                "| $g$ | gravity | m/s² |\n"))}
+    table = tool.course_table(tables)
+    assert table.count("$\\tau_i$") == 1 and "| a, b |" in table and "| b |" in table
+    assert tool.main(["--check", *map(str, COURSE[:2])]) == 0

@@ -40,8 +40,8 @@ RULES: dict[str, re.Pattern] = {
         + _SMALL, re.I),
     "solver tolerance": re.compile(r"\b[ra]tol\b|\btolerances?\b", re.I),
     # a boolean printed as an answer: a line that is only True/False, or "...: True"
-    "bare boolean": re.compile(r"^\s*(?:True|False)\s*$|[:=]\s*(?:True|False)\b|->\s*(?:True|False)\b",
-                               re.M),
+    "bare boolean": re.compile(
+        r"^\s*(?:True|False)\s*$|[:=]\s*(?:True|False)\b|->\s*(?:True|False)\b", re.M),
     "verdict": re.compile(r"\b(?:PASS(?:ED|ES)?|FAIL(?:ED|S)?|ABOVE|DISAGREES?|DIFFER(?:S)?|"
                           r"MISMATCH(?:ES)?|NOT within|OK)\b"),
     "test outcome": re.compile(r"\b(?:checks?|tests?|assertions?|verification)\s+"

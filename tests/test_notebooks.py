@@ -84,7 +84,8 @@ def _notebook(cells):
 
 def test_the_template_is_outside_the_students_folder():
     assert TEMPLATE.exists()
-    assert not list(NOTEBOOK_DIR.glob("_*.ipynb")), "contributors' files do not belong in notebooks/"
+    assert not list(NOTEBOOK_DIR.glob("_*.ipynb")), \
+        "contributors' files do not belong in notebooks/"
 
 
 def test_rules_catch_each_breach():

@@ -53,10 +53,11 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
     upper, lower = arm_segments()
     l1, l2 = upper.length, lower.length
     s = np.linspace(0.0, 1.0, 300)  # fraction of the movement time
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
+    fig, axes = plt.subplots(1, 2, figsize=(7.0, 4.0), sharex=True)
     names = ("inertial $M\\ddot q$", "centripetal + Coriolis $C$", "gravitational $G$",
              "joint torque (sum)")
-    styles = ({"color": "C0"}, {"color": "C1"}, {"color": "C2"},
+    # line styles as well as colours: the parts stay apart without colour vision
+    styles = ({"color": "C0"}, {"color": "C1", "ls": ":"}, {"color": "C2", "ls": "-."},
               {"color": "k", "ls": "--"})
     lines = [[ax.plot(s, np.zeros_like(s), label=name, **style)[0]
               for name, style in zip(names, styles, strict=True)] for ax in axes]
@@ -64,8 +65,12 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
         ax.set_xlabel("time [s]")
         ax.set_ylabel(f"{joint} torque [N m]")
         ax.set_title(joint)
-    axes[1].legend(loc="best", fontsize="small")
-    fig.tight_layout()
+    # one legend under both panels, never over the curves
+    fig.legend(lines[0], names, loc="lower center", ncol=2, fontsize="small")
+    # the layout leaves room for the suptitle that update() writes above the panel titles
+    fig.suptitle("0.00 s reach, g = 0.00 m/s$^2$: peak joint torques 00.0 and 00.0 N m",
+                 fontsize="small")
+    fig.tight_layout(rect=(0.0, 0.15, 1.0, 0.97))
 
     def update(duration: float, g: float, forearm_mass: float, forearm_com: float) -> None:
         com2 = min(max(forearm_com, 0.0), l2)
