@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, in_range, number, plausible
+from bmc._validation import as_array, in_range, number, plausible, positive
 from bmc.kinematics import forward_kinematics, perp
 
 __all__ = ["BRACHIALIS", "BRACHIALIS_PATH", "HillMuscle", "MuscleSimulation", "activation_rate",
@@ -479,7 +479,7 @@ def force_length(length: ArrayLike, *, width: float = 0.5) -> np.ndarray:
     [1.    0.607]
     """
     lm = as_array(length, "length", unit="optimal fibre lengths")
-    return np.exp(-(lm - 1.0) ** 2 / number(width, "width", unit="-"))
+    return np.exp(-(lm - 1.0) ** 2 / positive(width, "width", unit="-"))
 
 
 def passive_force(length: ArrayLike, *, shape: float = 4.0,
@@ -506,7 +506,7 @@ def passive_force(length: ArrayLike, *, shape: float = 4.0,
     [0. 1.]
     """
     lm = as_array(length, "length", unit="optimal fibre lengths")
-    k, eps0 = number(shape, "shape", unit="-"), number(strain_at_f0, "strain_at_f0", unit="-")
+    k, eps0 = positive(shape, "shape", unit="-"), positive(strain_at_f0, "strain_at_f0", unit="-")
     return _passive(lm, k, eps0)
 
 
@@ -544,8 +544,10 @@ def force_velocity(velocity: ArrayLike, *, shape: float = 0.3,
     [0. 1.]
     """
     v = as_array(velocity, "velocity", unit="v_max")
-    af = number(shape, "shape", unit="-")
-    flen = number(max_lengthening_force, "max_lengthening_force", unit="F0")
+    af = positive(shape, "shape", unit="-")
+    flen = positive(max_lengthening_force, "max_lengthening_force", unit="F0")
+    if flen <= 1:
+        raise ValueError(f"max_lengthening_force [F0] must exceed 1; got {flen!r}")
     k = 2.0 + 2.0 / af
     shortening = np.maximum((1.0 + v) / (1.0 - np.minimum(v, 0.0) / af), 0.0)
     vl = np.maximum(v, 0.0)
@@ -584,7 +586,7 @@ def tendon_force(strain: ArrayLike, *, strain_at_f0: float = 0.033) -> np.ndarra
     [0. 1.]
     """
     eps = as_array(strain, "strain", unit="-")
-    return _tendon_force(eps, number(strain_at_f0, "strain_at_f0", unit="-"))
+    return _tendon_force(eps, positive(strain_at_f0, "strain_at_f0", unit="-"))
 
 
 def _tendon_force(eps, eps0: float):
