@@ -162,7 +162,10 @@ def torque_explorer(
     ax_pose.set_xlim(-reach, reach)
     ax_pose.set_ylim(-reach, reach)
     ax_pose.set_aspect("equal")
-    ax_pose.locator_params(nbins=4)  # tick labels of a narrow panel stay apart
+    # three ticks per axis: the labels of a narrow panel stay apart
+    tick = max(round(0.8 * reach, 1), 0.1)
+    ax_pose.set_xticks([-tick, 0.0, tick])
+    ax_pose.set_yticks([-tick, 0.0, tick])
     ax_pose.set_xlabel("x [m]")
     ax_pose.set_ylabel("y [m]")
     # legends below the axes, never over the segment or the curves
