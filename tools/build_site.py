@@ -170,6 +170,21 @@ def _stage_api(src: Path) -> list[str]:
     return modules
 
 
+_CITE_ENTRY = re.compile(r'^- <a id="(cite-[^"]+)"></a>', re.M)
+
+
+def _citation_targets(markdown: str) -> str:
+    """Give each References entry a MyST target, for the citation links of the site.
+
+    ``[Kuo (1998)](#cite-kuo1998)`` jumps to an ``<a id>`` anchor in JupyterLab
+    (tools/bibliography.py writes the entries as ``- <a id="cite-KEY"></a>...``); MyST
+    resolves ``#`` links to its own targets only. Other text is left alone.
+    """
+    if not markdown.startswith("## References"):
+        return markdown
+    return _CITE_ENTRY.sub(lambda m: f"\n({m[1]})=\n", markdown)
+
+
 def _static_notebook(source: Path, target: Path) -> None:
     """Copy a notebook for the site: drop widget-only outputs and saved widget state.
 
@@ -181,6 +196,8 @@ def _static_notebook(source: Path, target: Path) -> None:
     nb = json.loads(source.read_text(encoding="utf-8"))
     nb.get("metadata", {}).pop("widgets", None)
     for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = _citation_targets("".join(cell["source"]))
         if cell["cell_type"] != "code":
             continue
         kept = []
