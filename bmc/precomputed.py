@@ -28,6 +28,7 @@ The environment variable ``BMC_PRECOMPUTED`` chooses what happens:
 
 - unset or ``read``: read the stored result whose key matches; compute when there is none;
 - ``write``: compute and store (how the files of ``data/precomputed/`` are made);
+- ``update``: read a result whose key matches, compute and store the others;
 - ``verify``: compute and compare with the stored result; raise when it is missing, stale
   or different;
 - ``off``: always compute, never read.
@@ -66,7 +67,7 @@ DIRECTORY = Path(__file__).resolve().parents[1] / "data" / "precomputed"
 """Default folder of the stored results: ``data/precomputed/`` of the checkout."""
 
 _FORMAT = "bmc.precomputed 1"  # part of every key: change it to invalidate every file
-_MODES = ("read", "write", "verify", "off")
+_MODES = ("read", "write", "update", "verify", "off")
 # verify: the same code with the same seeds; only the order of floating-point operations
 # (the BLAS build, the CPU) may differ, and conditioning can amplify that by ~1e3
 _RTOL = 1e-7
@@ -283,12 +284,12 @@ def cached(name: str) -> Callable[[Callable], Callable]:
                 key = _key(func, args, kwargs)
             except OSError:  # no source (a function typed in a bare interpreter)
                 key = None
-            if mode == "read" and key is not None:
+            if mode in ("read", "update") and key is not None:
                 stored_key, flat = _read(name)
                 if stored_key == key:
                     return _unflatten(flat)
             fresh = _flatten(func(*args, **kwargs))
-            if mode == "write" and key is not None:
+            if mode in ("write", "update") and key is not None:
                 directory().mkdir(parents=True, exist_ok=True)
                 np.savez_compressed(_path(name), __key__=np.array(key), **fresh)
             elif mode == "verify":

@@ -108,6 +108,17 @@ def test_verify_accepts_the_same_result_and_refuses_a_changed_one(tmp_path, stor
         mod.squares(3)
 
 
+def test_update_writes_only_what_is_stale(tmp_path, store, monkeypatch):
+    mod = _module(tmp_path, "m_update")
+    monkeypatch.setenv("BMC_PRECOMPUTED", "update")
+    mod.squares(3)                                   # nothing stored: computed and written
+    mod.squares(3)                                   # now read back
+    assert mod.CALLS == [3]
+    mod.squares(4)                                   # stale: computed and written again
+    monkeypatch.setenv("BMC_PRECOMPUTED", "verify")
+    mod.squares(4)
+
+
 def test_off_always_computes_and_a_missing_folder_is_not_an_error(tmp_path, store,
                                                                   monkeypatch):
     mod = _module(tmp_path, "m_off")
