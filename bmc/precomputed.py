@@ -33,12 +33,12 @@ The environment variable ``BMC_PRECOMPUTED`` chooses what happens:
   or different;
 - ``off``: always compute, never read.
 
-Files live in ``data/precomputed/`` of the checkout (``BMC_PRECOMPUTED_DIR`` overrides);
-when that folder does not exist (an installed package without the repository), results
-are computed. A result is a dict with string keys whose values are NumPy arrays, numbers,
-strings, booleans, lists of them or nested dicts of the same; it comes back with the same
-structure, arrays read-only, 0-d values as Python scalars, whether read or computed. Files
-are read with ``allow_pickle=False``: a stored result holds data only, never code.
+Files live in ``data/precomputed/`` of the checkout, one per name and set of arguments
+(``BMC_PRECOMPUTED_DIR`` overrides); when that folder does not exist (an installed package
+without the repository), results are computed. A result is a dict with string keys whose
+values are NumPy arrays, numbers, strings, booleans, lists of them or nested dicts of the
+same; it comes back with the same structure, arrays read-only, 0-d values as Python scalars,
+whether read or computed. Files are read with ``allow_pickle=False``: a stored result holds data only, never code.
 """
 
 from __future__ import annotations
@@ -151,14 +151,16 @@ def _fingerprint(func: Callable, seen: set[int] | None = None) -> bytes:
     return b"\n".join(parts)
 
 
-def _key(func: Callable, args: tuple, kwargs: dict) -> str:
-    h = hashlib.sha256(_FORMAT.encode())
-    h.update(_fingerprint(func))
+def _key(func: Callable, args: tuple, kwargs: dict) -> tuple[str, str]:
+    """Return the key of a call (code and arguments) and the digest of its arguments."""
     bound = inspect.signature(func).bind(*args, **kwargs)
     bound.apply_defaults()
-    for name, value in bound.arguments.items():
-        h.update(name.encode() + b"=" + _constant(value, f"the argument {name!r}") + b";")
-    return h.hexdigest()
+    arguments = b"".join(name.encode() + b"=" + _constant(value, f"the argument {name!r}") + b";"
+                         for name, value in bound.arguments.items())
+    h = hashlib.sha256(_FORMAT.encode())
+    h.update(_fingerprint(func))
+    h.update(arguments)
+    return h.hexdigest(), hashlib.sha256(arguments).hexdigest()[:10]
 
 
 # ------------------------------------------------------------------- results as arrays
@@ -199,12 +201,12 @@ def _unflatten(flat: Mapping[str, np.ndarray]) -> dict[str, Any]:
     return out
 
 
-def _path(name: str) -> Path:
-    return directory() / f"{name}.npz"
+def _path(name: str, arguments: str) -> Path:
+    # one file per set of arguments: a function called twice keeps both results
+    return directory() / f"{name}.{arguments}.npz"
 
 
-def _read(name: str) -> tuple[str | None, dict[str, np.ndarray] | None]:
-    path = _path(name)
+def _read(path: Path) -> tuple[str | None, dict[str, np.ndarray] | None]:
     if not path.is_file():
         return None, None
     with np.load(path, allow_pickle=False) as data:
@@ -242,8 +244,9 @@ def cached(name: str) -> Callable[[Callable], Callable]:
     Parameters
     ----------
     name : str
-        File name of the stored result, without extension, unique in the course (start it
-        with the notebook's number, e.g. ``"06_noise_sweep"``).
+        Name of the stored results, unique in the course (start it with the notebook's
+        number, e.g. ``"06_noise_sweep"``); each set of arguments is stored in its own file,
+        ``NAME.DIGEST.npz``, where ``DIGEST`` identifies the arguments.
 
     Returns
     -------
@@ -281,19 +284,20 @@ def cached(name: str) -> Callable[[Callable], Callable]:
         def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
             mode = _mode()
             try:
-                key = _key(func, args, kwargs)
+                key, arguments = _key(func, args, kwargs)
             except OSError:  # no source (a function typed in a bare interpreter)
-                key = None
+                key, arguments = None, ""
+            path = _path(name, arguments)
             if mode in ("read", "update") and key is not None:
-                stored_key, flat = _read(name)
+                stored_key, flat = _read(path)
                 if stored_key == key:
                     return _unflatten(flat)
             fresh = _flatten(func(*args, **kwargs))
             if mode in ("write", "update") and key is not None:
                 directory().mkdir(parents=True, exist_ok=True)
-                np.savez_compressed(_path(name), __key__=np.array(key), **fresh)
+                np.savez_compressed(path, __key__=np.array(key), **fresh)
             elif mode == "verify":
-                stored_key, flat = _read(name)
+                stored_key, flat = _read(path)
                 if flat is None:
                     raise PrecomputedError(f"no stored result {name!r} in {directory()}: "
                                            "run the notebook with BMC_PRECOMPUTED=write")

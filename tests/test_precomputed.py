@@ -58,7 +58,7 @@ def test_written_then_read_back_without_computing(tmp_path, store, monkeypatch):
     mod = _module(tmp_path, "m_write")
     monkeypatch.setenv("BMC_PRECOMPUTED", "write")
     first = mod.squares(4)
-    assert (store / "t_squares.npz").is_file() and mod.CALLS == [4]
+    assert len(list(store.glob("t_squares.*.npz"))) == 1 and mod.CALLS == [4]
     monkeypatch.setenv("BMC_PRECOMPUTED", "read")
     again = mod.squares(4)
     assert mod.CALLS == [4]  # read back: not computed again
@@ -96,16 +96,29 @@ def test_verify_accepts_the_same_result_and_refuses_a_changed_one(tmp_path, stor
     mod.squares(3)
     monkeypatch.setenv("BMC_PRECOMPUTED", "verify")
     mod.squares(3)                                   # the same: accepted
+    with pytest.raises(precomputed.PrecomputedError, match="no stored result"):
+        mod.squares(4)                               # other arguments: another file
+    other = _module(tmp_path, "m_verify2", scale=2.0)
     with pytest.raises(precomputed.PrecomputedError, match="other code or arguments"):
-        mod.squares(4)
+        other.squares(3)                             # the same arguments, other code
     # a stored number that no longer comes out (the library changed under the code)
-    path = store / "t_squares.npz"
+    (path,) = store.glob("t_squares.*.npz")
     with np.load(path, allow_pickle=False) as data:
         flat = {k: data[k] for k in data.files}
     flat["x"] = flat["x"] * (1 + 1e-5)
     np.savez_compressed(path, **flat)
     with pytest.raises(precomputed.PrecomputedError, match="differs"):
         mod.squares(3)
+
+
+def test_two_argument_sets_keep_two_results(tmp_path, store, monkeypatch):
+    mod = _module(tmp_path, "m_two")
+    monkeypatch.setenv("BMC_PRECOMPUTED", "update")
+    mod.squares(2)
+    mod.squares(3)
+    mod.squares(2)
+    mod.squares(3)
+    assert mod.CALLS == [2, 3] and len(list(store.glob("t_squares.*.npz"))) == 2
 
 
 def test_update_writes_only_what_is_stale(tmp_path, store, monkeypatch):
