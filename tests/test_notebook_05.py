@@ -120,7 +120,7 @@ def test_the_loads_are_those_of_a_human(checked):
 def _student_text(nb):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            yield cell.source
+            yield re.sub(r"`[^`]*`", "", cell.source)   # code named in the text may say True
         for out in cell.get("outputs", []):
             yield out.get("text", "") + out.get("data", {}).get("text/plain", "")
 
