@@ -38,7 +38,8 @@ Files live in ``data/precomputed/`` of the checkout, one per name and set of arg
 without the repository), results are computed. A result is a dict with string keys whose
 values are NumPy arrays, numbers, strings, booleans, lists of them or nested dicts of the
 same; it comes back with the same structure, arrays read-only, 0-d values as Python scalars,
-whether read or computed. Files are read with ``allow_pickle=False``: a stored result holds data only, never code.
+whether read or computed. Files are read with ``allow_pickle=False``: a stored result holds
+data only, never code.
 """
 
 from __future__ import annotations
