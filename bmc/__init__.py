@@ -36,6 +36,7 @@ _SUBMODULES = (
     "muscles",
     "newton_euler",
     "plotting",
+    "precomputed",
     "reactions",
     "rotations",
     "signals",

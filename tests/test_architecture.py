@@ -23,7 +23,8 @@ PACKAGE = Path(bmc.__file__).parent
 
 CORE = {
     "bmc", "bmc._validation", "bmc.anthropometry", "bmc.chain", "bmc.datasets",
-    "bmc.kinematics", "bmc.muscles", "bmc.rotations", "bmc.signals", "bmc.simulate",
+    "bmc.kinematics", "bmc.muscles", "bmc.precomputed", "bmc.rotations", "bmc.signals",
+    "bmc.simulate",
     "bmc.symbolic", "bmc.tree",
 }
 FORMULATIONS = {"bmc.least_squares", "bmc.matrix_form", "bmc.newton_euler", "bmc.reactions"}
