@@ -40,6 +40,7 @@ x is not correct yet: the magnitude is right but the sign is not. Hint: Re-read 
 from __future__ import annotations
 
 from bmc.checks._core import (
+    PLACEHOLDER_ID,
     IncorrectAnswer,
     Problem,
     check_choice,
@@ -48,6 +49,7 @@ from bmc.checks._core import (
     check_set,
     check_sign,
     check_value,
+    practice,
     problem,
     problems,
     register_problem,
@@ -84,6 +86,8 @@ from bmc.checks._one_link import (
     check_one_link_period,
     check_one_link_torque,
 )
+from bmc.checks._practice import JudgedAtGrading
+from bmc.checks._report import report
 from bmc.checks._two_link import (
     check_two_link_segmental_mass_matrix,
     check_two_link_time_scaling,
@@ -92,7 +96,9 @@ from bmc.checks._two_link import (
 )
 
 __all__ = [
+    "PLACEHOLDER_ID",
     "IncorrectAnswer",
+    "JudgedAtGrading",
     "Problem",
     "check_choice",
     "check_form",
@@ -100,9 +106,11 @@ __all__ = [
     "check_set",
     "check_sign",
     "check_value",
+    "practice",
     "problem",
     "problems",
     "register_problem",
+    "report",
     "student_data",
     # 1 one-link pendulum
     "check_one_link_centripetal",
