@@ -353,6 +353,9 @@ def ship_answers(autograder: Path) -> None:
     config = json.loads(members["otter_config.json"])
     config["plugins"] = [{PLUGIN: {}}]
     config["show_hidden"] = True  # per question: the judge's message, after publishing
+    # no "Public Tests" entry: otter would head it "All test cases passed!" whatever the
+    # practice checks found (the plugin replaces the in-kernel results)
+    config["force_public_test_summary"] = False
     members["otter_config.json"] = json.dumps(config, indent=2).encode()
     for path in sorted((HERE / "bmc_answers").glob("*.py")):
         members[f"bmc_answers/{path.name}"] = path.read_bytes()

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["canvas_csv", "code_tokens", "flags", "main", "moodle_csv", "near_copies",
-           "read_roster", "typed_id", "write_gradebook"]
+__all__ = ["canvas_csv", "code_tokens", "flags", "identity_flag", "main", "moodle_csv",
+           "near_copies", "read_roster", "templates", "typed_id", "write_gradebook"]
 
 _SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
          tokenize.ENCODING, tokenize.ENDMARKER}
@@ -71,6 +71,22 @@ def typed_id(notebook: Any) -> str | None:
                     and isinstance(node.value.value, str)):
                 found = node.value.value.strip()
     return found
+
+
+def identity_flag(typed: str | None, student: str) -> str:
+    """What to tell the instructor about the ``STUDENT_ID`` typed in a notebook.
+
+    Empty if it is the student's id (or absent); a note if it is still the placeholder; a
+    flag if it is another id: a notebook handed in by one student with another's id in it.
+    """
+    from bmc.checks import PLACEHOLDER_ID
+
+    if typed is None or typed == student:
+        return ""
+    if typed.strip().lower() == PLACEHOLDER_ID:
+        return "STUDENT_ID was left as the placeholder (graded with the filed id's data)"
+    return (f"the notebook says STUDENT_ID = {typed!r} but is filed as {student!r}: a "
+            "copy? (graded with the filed id's data)")
 
 
 def code_tokens(notebook: Any, template: Any = None) -> list[str]:
@@ -137,10 +153,8 @@ def flags(rows: Iterable[Mapping[str, Any]], notebooks: Mapping[str, Any],
     out: dict[str, list[str]] = {}
     for row in rows:
         sid = str(row["student_id"])
-        typed = typed_id(notebooks[sid]) if sid in notebooks else None
-        out.setdefault(sid, [])
-        if typed is not None and typed != sid:
-            out[sid].append(f"the notebook says STUDENT_ID = {typed!r}, filed as {sid!r}")
+        flag = identity_flag(typed_id(notebooks[sid]) if sid in notebooks else None, sid)
+        out.setdefault(sid, []).extend([flag] if flag else [])
     for a, b, score in near_copies(notebooks, template, threshold=threshold):
         out.setdefault(a, []).append(f"near copy of {b}'s code (similarity {score:.2f})")
         out.setdefault(b, []).append(f"near copy of {a}'s code (similarity {score:.2f})")

@@ -43,6 +43,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import _runner  # noqa: E402  (the plain-data codec, as in the sandbox)
+from gradebook import identity_flag, typed_id  # noqa: E402
 
 try:  # otter is there when this runs as a plugin; the helpers below do not need it
     from otter.plugins import AbstractOtterPlugin
@@ -192,7 +193,6 @@ class BmcGrading(AbstractOtterPlugin):
     def before_execution(self, submission: Any) -> Any:
         """Give the kernel the student's data first; write its answers last."""
         import nbformat
-        from gradebook import typed_id
 
         self.typed = typed_id(submission)
         calls = grade_calls()
@@ -243,10 +243,9 @@ class BmcGrading(AbstractOtterPlugin):
             test_file.update_score(verdict["score"])
             files.append(test_file)
         results.results = {f.name: f for f in files}
-        if self.typed is not None and self.typed != self.student:
-            self.flags.append(f"the notebook says STUDENT_ID = {self.typed!r}, but it was "
-                              f"submitted by {self.student!r}: a copy? (graded with the "
-                              "submitter's data)")
+        flag = identity_flag(self.typed, self.student)
+        if flag:
+            self.flags.append(flag)
         results.set_plugin_data("gradescope.BmcGrading", {
             "student": self.student, "typed_id": self.typed, "flags": self.flags,
             "notes": self.notes})

@@ -157,14 +157,14 @@ class CellLog:
         where = f" at line {run.line}" if run.line else ""
         text = f" (`{run.line_text}`)" if run.line_text else ""
         index = max(i for i, r in enumerate(self.runs) if r is run)
-        first = next((r for r in self.runs[:index] if r.error == run.error
-                      and r.message == run.message and r.assigns and r.assigns != run.assigns),
-                     None)
+        same = [r for r in self.runs[:index] if r.error == run.error
+                and r.message == run.message and r.assigns and r.assigns != run.assigns]
+        first = next((r for r in same if r.assigns & run.uses), same[0] if same else None)
         if first is not None:
             other = sorted(first.assigns & run.uses or first.assigns)[0]
             return (f"the cell of {name} raised {run.error}{where}{text}, the same error as "
-                    f"the cell of {other}, which it uses: fix that one first (its check "
-                    "shows the error)")
+                    f"the cell of {other}, which it uses: fix that one first (its own "
+                    "message shows the error)")
         return (f"the cell of {name} raised {run.error}: {run.message}{where}{text}. Fix "
                 "it and run the cell again")
 

@@ -103,6 +103,9 @@ def _how_far(answer: float, expected: float, unit: str, atol: float) -> str:
         return "has the wrong sign" + ("" if off < 1e-3 else
                                       f" (and its size is {100 * off:.0f} % off)")
     ratio = answer / expected
+    reason = factor_name(ratio)
+    if reason and abs(ratio) != 2 and abs(ratio) != 0.5:
+        return f"is {ratio:.3g} times the right value ({reason.split(': ', 1)[-1]})"
     if ratio >= 10:
         return f"is {ratio:.3g} times too large"
     if ratio <= 0.1:
