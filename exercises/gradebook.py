@@ -187,9 +187,14 @@ def _score(row: Mapping[str, Any]) -> str:
 
 def _order(rows: Iterable[Mapping[str, Any]], roster: Mapping[str, Mapping[str, str]]
            ) -> list[Mapping[str, Any]]:
+    """Rows by student: by "Last, First" where the roster names them, else by id."""
     def key(row):
         sid = str(row["student_id"])
-        return (roster.get(sid, {}).get("name", "") or sid).casefold(), sid
+        name = roster.get(sid, {}).get("name", "")
+        if name:
+            first, last = _split_name(name)
+            name = f"{last}, {first}"
+        return (name or sid).casefold(), sid
     return sorted(rows, key=key)
 
 

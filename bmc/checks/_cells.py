@@ -165,8 +165,10 @@ class CellLog:
             return (f"the cell of {name} raised {run.error}{where}{text}, the same error as "
                     f"the cell of {other}, which it uses: fix that one first (its own "
                     "message shows the error)")
-        return (f"the cell of {name} raised {run.error}: {run.message}{where}{text}. Fix "
-                "it and run the cell again")
+        why = (" (a function that ends without `return` gives None)"
+               if "NoneType" in run.message else "")
+        return (f"the cell of {name} raised {run.error}: {run.message}{where}{text}{why}. "
+                "Fix it and run the cell again")
 
 
 _KERNEL = CellLog()
