@@ -341,6 +341,18 @@ def pin_environment(autograder: Path, wheel: Path, plugin: Path) -> None:
             zf.writestr(name, data)
 
 
+def solutions_on_practice_data(notebook: dict) -> None:
+    """Give the solution notebook the empty id: it runs on the practice data (the course's
+    subject) in a plain kernel, where the students' placeholder id is refused."""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            text = "".join(cell["source"])
+            cell["source"] = text.replace(
+                'STUDENT_ID = "your student id"  # replace it with your id, as your '
+                'instructor gave it', 'STUDENT_ID = ""  # the solutions: the practice data, '
+                'the course\'s subject')
+
+
 def ship_answers(autograder: Path) -> None:
     """Put ``bmc_answers`` at the top of an autograder zip and the plugin in its config.
 
@@ -415,6 +427,8 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True,
         data = json.loads(notebook.read_text(encoding="utf-8"))
         if wrap_checks(data) < 2:
             raise RuntimeError(f"{notebook}: no otter check cells found to wrap")
+        if notebook.parent.name == "autograder":
+            solutions_on_practice_data(data)
         notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False),
                             encoding="utf-8")
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))

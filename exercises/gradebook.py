@@ -83,8 +83,9 @@ def identity_flag(typed: str | None, student: str) -> str:
 
     if typed is None or typed == student:
         return ""
-    if typed.strip().lower() == PLACEHOLDER_ID:
-        return "STUDENT_ID was left as the placeholder (graded with the filed id's data)"
+    if typed.strip().lower() in (PLACEHOLDER_ID, ""):
+        return ("STUDENT_ID was left empty or as the placeholder (graded with the filed id's "
+                "data)")
     return (f"the notebook says STUDENT_ID = {typed!r} but is filed as {student!r}: a "
             "copy? (graded with the filed id's data)")
 

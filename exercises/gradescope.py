@@ -253,7 +253,10 @@ class BmcGrading(AbstractOtterPlugin):
 
     def generate_report(self) -> str:
         """Instructor-only report: the student, and what to look at."""
-        lines = [f"student (from the LMS): {self.student}",
+        source = ("the file name: no student in submission_metadata.json"
+                  if any("no student in" in n for n in self.notes)
+                  else "the LMS: Gradescope's submission_metadata.json")
+        lines = [f"student: {self.student} (from {source})",
                  f"STUDENT_ID typed in the notebook: {self.typed!r}"]
         lines += [f"FLAG: {flag}" for flag in self.flags]
         lines += [f"note: {note}" for note in self.notes]

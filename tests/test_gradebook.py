@@ -179,8 +179,8 @@ def test_typed_ids_and_near_copies_are_flagged():
     assert "STUDENT_ID = 'a' but is filed as 'b'" in flags["b"][0]
     assert any("near copy of b" in f for f in flags["a"])
     assert flags["c"] == [] and flags["e"] == []  # own names; the template is left out
-    assert flags["d"] == ["STUDENT_ID was left as the placeholder (graded with the filed "
-                          "id's data)"]
+    assert flags["d"] == ["STUDENT_ID was left empty or as the placeholder (graded with the "
+                          "filed id's data)"]
     assert gradebook.typed_id(_notebook("x = 1", 'STUDENT_ID = "q"', "STUDENT_ID = name")) \
         == "q"  # a literal only: the notebook is read, never run
 
