@@ -871,3 +871,42 @@ def test_set_6_variants_recover_their_own_bias_and_lose_precision_without_a_chan
 def test_student_must_be_a_string():
     with pytest.raises(ValueError, match="student must be your student id"):
         checks.problem("one_link", student=42)
+
+
+# ----------------------------------------------------------------------------- question text
+_TOPIC_OF = {"01_one_link": "one_link", "02_two_link": "two_link",
+             "03_matrix_formalism": "matrix_form", "05_joint_reactions": "reactions",
+             "06_least_squares": "least_squares"}
+
+
+@pytest.mark.parametrize("stem", sorted(_TOPIC_OF))
+def test_question_text_names_no_number_that_varies_between_students(stem):
+    # A student reads the text beside their own data: a varied quantity's common value in
+    # the text ("p.durations[0] = 4 s") contradicts it. The questions name the quantity.
+    import json
+
+    from bmc.checks._core import _PROBLEM_SPECS
+
+    master = json.loads((Path(__file__).resolve().parents[1] / "exercises" /
+                         f"{stem}.ipynb").read_text(encoding="utf-8"))
+    text, solution = [], False
+    for cell in master["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "raw":
+            solution = {"# BEGIN SOLUTION": True, "# END SOLUTION": False}.get(
+                source.strip(), solution)
+        elif cell["cell_type"] == "markdown" and not solution:
+            text.append(source)
+    text = "\n".join(text)
+    topic = _TOPIC_OF[stem]
+    _, _, vary, _ = _PROBLEM_SPECS[topic]
+    common = checks.practice(topic)
+    assert vary or topic in ("matrix_form", "reactions", "least_squares")
+    for name in vary:
+        unit = common.units()[name]
+        for value in np.ravel(getattr(common, name)):
+            for shown in {f"{value:g}", f"{value:.2f}", f"{value:.3g}"}:
+                assert not re.search(rf"(?<![\w.]){re.escape(shown)}\s*{re.escape(unit)}\b",
+                                     text), f"{stem}: {shown} {unit} ({name}) in the text"
+    # and the reported case itself
+    assert "= 4 s" not in text and "eight times" not in text
