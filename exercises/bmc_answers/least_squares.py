@@ -118,8 +118,9 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
     # Information only adds: A^T W^-1 A grows (in the Loewner order) with every measurement.
     return check_group([("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)))],
                        kind="choice", choices=[True, False],
-                       hint="compare A^T W^-1 A with and without one row: removing a row "
-                       "subtracts a positive semi-definite term.")
+                       hint=section("least_squares.missing", "compare A^T W^-1 A with and "
+                                    "without one row: removing a row subtracts a positive "
+                                    "semi-definite term"))
 
 
 def check_least_squares_bias(beta: Any) -> bool:

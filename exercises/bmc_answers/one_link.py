@@ -191,5 +191,6 @@ def check_one_link_period(period: Any, ratio: Any) -> bool:
                           ("I about the centre of mass where I_o = I + m d^2 belongs",
                            base * math.sqrt(p.inertia / (p.inertia + p.mass * p.com**2)))])
     return check_value("ratio", ratio, answer_period(p, 2.0)[0] / base, level="concept",
-                       hint="write the period with I_o = I + m d^2 and see which factors "
-                       "cancel when both m and I double.")
+                       hint=section("one_link.hanging", "write the period with I_o = I + m "
+                                    "d^2 and see which factors cancel when both m and I "
+                                    "double"))

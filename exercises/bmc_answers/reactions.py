@@ -141,5 +141,6 @@ def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) ->
     return check_group(
         [("largest_vertical", largest_vertical, joints[int(np.argmax(support[1::2]))])],
         kind="choice", choices=joints,
-        hint="compare lambda2, lambda4 and lambda6: each joint carries the bed force minus "
-        "the weight and the inertia of the segments below it.")
+        hint=section("reactions.formulas", "compare lambda2, lambda4 and lambda6: each joint "
+                     "carries the bed force minus the weight and the inertia of the segments "
+                     "below it"))
