@@ -54,6 +54,12 @@ __all__ = ["BmcGrading", "cell_errors", "dump", "student_from_metadata"]
 
 #: Where the zip holds the grader-side package (never under files/).
 SECRET = "bmc_answers"
+#: Modules the judge needs (``bmc_answers`` imports most of them lazily).
+_JUDGE_MODULES = ("bmc.checks", "bmc.checks._cells", "bmc.chain", "bmc.kinematics",
+                  "bmc.tree", "bmc.signals", "bmc.rotations", "bmc.newton_euler",
+                  "bmc.least_squares", "bmc.datasets", "bmc.models.arm",
+                  "bmc.models.human", "bmc.models.double_pendulum", "bmc.models.standing",
+                  "otter.test_files.abstract_test", "otter.test_files.exception_test")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"Cell In\s*\[(\d*)\],\s*line (\d+)")
 
@@ -183,6 +189,12 @@ class BmcGrading(AbstractOtterPlugin):
         finally:
             sys.path.remove(str(source))
         shutil.rmtree(secret)
+        # what the judge imports later, imported now: before the student's code runs in
+        # this container (as the same user), not after
+        import importlib
+
+        for module in _JUDGE_MODULES:
+            importlib.import_module(module)
         bundle = self.work / "autograder.zip"
         with zipfile.ZipFile(bundle, "w") as zf:
             zf.write(source / "otter_config.json", "otter_config.json")
@@ -193,6 +205,9 @@ class BmcGrading(AbstractOtterPlugin):
     def before_execution(self, submission: Any) -> Any:
         """Give the kernel the student's data first; write its answers last."""
         import nbformat
+
+        if not hasattr(submission, "cells"):  # a script, not a notebook: nothing to grade
+            return submission
 
         self.typed = typed_id(submission)
         calls = grade_calls()
