@@ -315,8 +315,10 @@ def test_no_placeholder_passes_a_check(dist, stem, monkeypatch):
     import inspect
     import types
 
-    from bmc.checks import IncorrectAnswer
+    from bmc.checks import IncorrectAnswer, _core
 
+    # the notebook's problem(..., student=...) is remembered for later calls: undo it after
+    monkeypatch.setattr(_core, "_LAST_STUDENT", None)
     notebook = types.SimpleNamespace(check=lambda q: None, check_all=lambda: None)
     monkeypatch.setitem(sys.modules, "otter", types.SimpleNamespace(
         Notebook=lambda *a, **k: notebook))
