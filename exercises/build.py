@@ -416,11 +416,10 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True,
         raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
     zips[0].replace(result / f"{master.stem}-autograder.zip")
     ship_answers(result / f"{master.stem}-autograder.zip")
+    plugin = grading_wheel(out / "_wheel")  # also for `otter run` here: pip install it
     if environment:
         pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"),
-                        grading_wheel(out / "_wheel"))
-    else:
-        grading_package(out / "_wheel")
+                        plugin)
 
     student_nb = result / "student" / master.name
     for notebook in (student_nb, result / "autograder" / master.name):
