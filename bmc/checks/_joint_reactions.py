@@ -148,6 +148,12 @@ def answer_reactions(data: Problem, *, flight: bool = False) -> tuple[np.ndarray
                                                                       data.qdd)), data.R),)
 
 
+def _inertial_sign(data: Problem) -> tuple[np.ndarray]:
+    """Return the mistake E^T (h + M pdd): twice the reactions at rest minus the right ones."""
+    rest = data.modified("at rest", qd=np.zeros(5), qdd=np.zeros(5))
+    return (2 * answer_reactions(rest)[0] - answer_reactions(data)[0],)
+
+
 def standing(data: Problem) -> Problem:
     """Return the practice case of question 4: at rest on the bed, carrying the body weight."""
     return data.modified("standing still on the bed", qd=np.zeros(5), qdd=np.zeros(5),
@@ -253,7 +259,9 @@ def check_reactions_lambda(joint_reactions: Any, lam: Any, p: Any = None,
             mistakes=[("the bed force left out",
                        lambda d: answer_reactions(d.modified(R=[0.0, 0.0]))),
                       ("the weights with the wrong sign (+m g on the y rows)",
-                       lambda d: answer_reactions(d.modified(g=-d.g)))],
+                       lambda d: answer_reactions(d.modified(g=-d.g))),
+                      ("the inertial forces with the wrong sign, E^T (h + M pdd)",
+                       _inertial_sign)],
             rtol=1e-4, atol=1e-6, hint=_LAM_HINT)
     except IncorrectAnswer as exc:
         if callable(accelerations):

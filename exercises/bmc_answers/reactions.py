@@ -21,6 +21,7 @@ from bmc.checks._core import _fail, _numeric, check_value, problem
 from bmc.checks._joint_reactions import (
     _degrees,
     _E_concept,
+    _inertial_sign,
     answer_accelerations,
     answer_E,
     answer_reactions,
@@ -106,7 +107,9 @@ def check_reactions_lambda(lam: Any) -> bool:
         mistakes=[("the reactions without the bed force",
                    answer_reactions(p.modified(R=[0.0, 0.0]))[0]),
                   ("the reactions with the weights of the wrong sign",
-                   answer_reactions(p.modified(g=-p.g))[0])],
+                   answer_reactions(p.modified(g=-p.g))[0]),
+                  ("E^T (h + M pdd): the inertial forces with the wrong sign",
+                   _inertial_sign(p)[0])],
         hint=section("reactions.resolved", "lambda = E^T (h - M pdd) with M = diag(m2, m2, "
                      "J2, ...) (the J's do not matter: why?) and h holding the weights (-m g "
                      "on the y rows) and the bed force R on the foot's x and y rows"))
