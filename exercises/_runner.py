@@ -200,6 +200,16 @@ def _drop_privileges(uid: int | None) -> None:
         raise SystemExit("could not drop root")
 
 
+def _line(err: BaseException) -> int | None:
+    """The line of the cell that raised ``err`` (for the feedback), or None."""
+    try:
+        from bmc.checks._cells import line_in_cell
+
+        return line_in_cell(err)
+    except Exception:  # noqa: BLE001 (only a message depends on it)
+        return None
+
+
 def _call_all(func: Any, cases: list) -> list:
     results = []
     for args in cases:
@@ -231,7 +241,7 @@ def main(argv: list[str]) -> int:
 
     shell = InteractiveShell.instance()
     signal.signal(signal.SIGALRM, _on_alarm)
-    errors = []
+    errors, cell_errors = [], []
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
@@ -243,6 +253,8 @@ def main(argv: list[str]) -> int:
             if result.error_in_exec is not None or result.error_before_exec is not None:
                 err = result.error_in_exec or result.error_before_exec
                 errors.append(f"cell {i}: {type(err).__name__}: {str(err)[:200]}")
+                cell_errors.append({"cell": i, "type": type(err).__name__,
+                                    "message": str(err)[:300], "line": _line(err)})
         except BaseException as exc:  # noqa: BLE001 (SystemExit, a timeout outside user code)
             errors.append(f"cell {i}: {type(exc).__name__}: {str(exc)[:200]}")
         finally:
@@ -266,7 +278,8 @@ def main(argv: list[str]) -> int:
         os._exit(0)
     partial = f"{out_path}.{runner_pid}.part"
     with open(partial, "w", encoding="utf-8") as handle:
-        json.dump({"answers": answers, "errors": errors[:50]}, handle)
+        json.dump({"answers": answers, "errors": errors[:50],
+                   "cell_errors": cell_errors[:50]}, handle)
     os.replace(partial, out_path)  # whole or nothing, whatever else writes there
     return 0
 

@@ -321,8 +321,13 @@ def _answers(raw: Any, autograder: Autograder) -> dict[str, Any]:
     return values
 
 
-def _judge(values: dict[str, Any], autograder: Autograder, student: str) -> dict:
-    """Run the autograder's scored tests on decoded answers, in this (clean) process."""
+def _judge(values: dict[str, Any], autograder: Autograder, student: str,
+           log: Any = None) -> dict:
+    """Run the autograder's scored tests on decoded answers, in this (clean) process.
+
+    ``log`` (a :class:`bmc.checks._cells.CellLog` of the notebook's cells) turns a missing
+    or stale answer whose cell raised into that error's message.
+    """
     from bmc.checks import student_data
 
     results = {}
@@ -331,15 +336,17 @@ def _judge(values: dict[str, Any], autograder: Autograder, student: str) -> dict
             cases = question.scored_cases()
             passed, messages = 0, []
             for case in cases:
+                notes = [n for n in (log.explain(p) for p in case.params) if n] if log else []
                 missing = [p for p in case.params if isinstance(values.get(p), _Missing)]
                 if missing:
-                    messages.append(f"{', '.join(missing)} is not defined in the notebook")
+                    messages.append("; ".join(notes) + "." if notes else
+                                    f"{', '.join(missing)} is not defined in the notebook")
                     continue
                 try:
                     case.func(*[values[p] for p in case.params])
                     passed += 1
                 except AssertionError as exc:
-                    messages.append(str(exc))
+                    messages.append("; ".join([*notes, str(exc)]))
                 except Exception as exc:  # noqa: BLE001 (an answer of a type the test rejects)
                     messages.append(f"{type(exc).__name__}: {exc}")
             score = question.points * passed / len(cases)
@@ -398,7 +405,14 @@ def grade_file(path: Path, autograder: Autograder, student: str, *, limits: sand
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             row.update(status="bad-output", error=f"malformed answers file: {exc}")
         else:
-            row["questions"] = _judge(values, autograder, student)
+            from bmc.checks._cells import CellLog
+
+            sources = [("".join(c["source"]) if isinstance(c.get("source"), list)
+                        else str(c.get("source", ""))) if isinstance(c, dict)
+                       and c.get("cell_type") == "code" else "" for c in notebook["cells"]]
+            errors = raw.get("cell_errors") if isinstance(raw.get("cell_errors"), list) else []
+            row["questions"] = _judge(values, autograder, student,
+                                      CellLog.from_cells(sources, errors))
             row["total"] = float(sum(q["score"] for q in row["questions"].values()))
     row["seconds"] = round(time.perf_counter() - start, 2)
     return row
@@ -461,6 +475,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--feedback", type=Path, help="folder for one feedback file each")
     parser.add_argument("--json", type=Path, help="also write every row, with the test "
                         "messages, to this JSON file")
+    parser.add_argument("--gradebook", type=Path, help="also write Canvas and Moodle import "
+                        "files per set and review.csv (flags) into this folder "
+                        "(exercises/gradebook.py)")
     parser.add_argument("--ids", type=Path, help="CSV with columns file,student_id "
                         "(default: the student id is the file name without extension)")
     parser.add_argument("--jobs", type=int, default=1, help="submissions in parallel")
@@ -560,6 +577,12 @@ def main(argv: list[str] | None = None) -> int:
         handle.close()
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    if args.gradebook:
+        import gradebook
+
+        gradebook.write_gradebook(rows, {f.name: f for f in files}, args.gradebook,
+                                  roster=gradebook.read_roster(args.ids),
+                                  templates=gradebook.templates(args.dist))
     print(f"graded {len(todo)} submissions in {time.perf_counter() - start:.1f} s; wrote "
           f"{args.out}" + (f" and feedback in {args.feedback}/" if args.feedback else ""),
           flush=True)
