@@ -350,11 +350,10 @@ def submissions(paths: list[Path], sets: dict[str, str] | None = None,
     def listing(folder: Path, filed: str | None) -> None:
         for entry in sorted(os.scandir(folder), key=lambda e: e.name):
             name = entry.name
-            if name.lower().endswith((".ipynb", ".zip")) and not entry.is_dir(
-                    follow_symlinks=False):
-                found.append((Path(entry.path), filed))
-            elif entry.is_dir(follow_symlinks=False) and name in sets and filed is None:
+            if entry.is_dir(follow_symlinks=False) and name in sets and filed is None:
                 listing(Path(entry.path), sets[name])
+            elif name.lower().endswith((".ipynb", ".zip")):  # a folder so named: its row
+                found.append((Path(entry.path), filed))
 
     for path in paths:
         if path.is_dir():
@@ -703,11 +702,13 @@ def grade_file(path: Path, autograder: Autograder, student: str, *,
     -------
     dict
         ``student_id, file, assignment, total, possible, status, flags, error,
-        questions, seconds, resources``.
+        questions, started`` (Unix time [s]) ``, seconds, resources`` (what the cgroup
+        measured: peak memory [bytes], limit hits, OOM kills).
     """
     start = time.perf_counter()
     box = box or Sandboxing(limits or sandbox.Limits(), unsafe=unsafe)
     row = _row(student, path, autograder.assignment, autograder.possible)
+    row["started"] = round(time.time(), 3)
     try:
         try:
             notebook = load_submission(path)
@@ -946,24 +947,26 @@ def main(argv: list[str] | None = None) -> int:
                         "namespaces then reachable)")
     args = parser.parse_args(argv)
 
-    known = {} if args.autograder else autograders(args.dist)
-    if not args.autograder and not known:
-        raise SystemExit(f"no *-autograder.zip under {args.dist}: run exercises/build.py first")
-    loaded: dict[str, Autograder] = {}
-    for path in ([args.autograder] if args.autograder else known.values()):
-        ag = Autograder.load(Path(path))
-        loaded[ag.assignment] = ag
-    fixed = next(iter(loaded)) if args.autograder else None
-    folders = {**{a: a for a in loaded},
-               **{ag.path.name.removesuffix("-autograder.zip"): a for a, ag in loaded.items()}}
-    files = submissions(args.paths, folders)
-    roster = _roster(args.ids)
-    if not files and not roster:
-        raise SystemExit("no .ipynb or .zip submissions found")
     limits = sandbox.Limits(wall=args.time_limit, cpu=int(args.time_limit) + 10,
                             memory=int(args.memory * 2**30))
     box = _sandboxing(args, limits)
     try:
+        known = {} if args.autograder else autograders(args.dist)
+        if not args.autograder and not known:
+            raise SystemExit(f"no *-autograder.zip under {args.dist}: run exercises/build.py "
+                             "first")
+        loaded: dict[str, Autograder] = {}
+        for path in ([args.autograder] if args.autograder else known.values()):
+            ag = Autograder.load(Path(path))
+            loaded[ag.assignment] = ag
+        fixed = next(iter(loaded)) if args.autograder else None
+        folders = {**{a: a for a in loaded},
+                   **{ag.path.name.removesuffix("-autograder.zip"): a
+                      for a, ag in loaded.items()}}
+        files = submissions(args.paths, folders)
+        roster = _roster(args.ids)
+        if not files and not roster:
+            raise SystemExit("no .ipynb or .zip submissions found")
         return _grade_batch(args, files, roster, fixed, loaded, box)
     finally:
         if box.cgroups is not None:
@@ -1117,12 +1120,20 @@ def _grade_batch(args: argparse.Namespace, files: list[tuple[Path, str | None]],
             partial = args.json.with_name(args.json.name + ".part")
             partial.write_text(json.dumps(earlier + rows, indent=1), encoding="utf-8")
             os.replace(partial, args.json)
-    print(f"graded {len(jobs)} submissions in {time.perf_counter() - start:.1f} s; wrote "
-          f"{clean(args.out)}" + (f" and feedback in {clean(args.feedback)}/"
-                                  if args.feedback else ""), flush=True)
+    peak = _peak_memory_mb()
+    print(f"graded {len(jobs)} submissions in {time.perf_counter() - start:.1f} s (grader "
+          f"peak memory {peak:.0f} MB); wrote {clean(args.out)}"
+          + (f" and feedback in {clean(args.feedback)}/" if args.feedback else ""), flush=True)
     if interrupted:
         return 130
     return 1 if any(r["status"] != "ok" for r in rows) else 0
+
+
+def _peak_memory_mb() -> float:
+    """This process's peak resident memory [MB] (the submissions run in others)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _terminate(signum: int, frame: Any) -> None:

@@ -95,9 +95,13 @@ class Limits:
     file_size : int
         Largest file the command may write [bytes] (RLIMIT_FSIZE).
     scratch : int
-        Size of ``/scratch`` [bytes] (tmpfs, inside the memory budget).
+        Size of ``/scratch`` [bytes] (tmpfs, inside the memory budget); 0: a quarter of
+        ``memory``.
     tmp : int
-        Size of ``/tmp`` and of ``/dev/shm`` [bytes] each (tmpfs, inside the memory budget).
+        Size of ``/tmp`` and of ``/dev/shm`` [bytes] each (tmpfs, inside the memory
+        budget); 0: an eighth of ``memory``. With the defaults the file systems hold at
+        most half the budget: filling them fails with "no space left" while the notebook
+        still has memory to finish.
     max_output : int
         Bytes of standard output and error kept.
     max_answers : int
@@ -109,10 +113,20 @@ class Limits:
     memory: int = 3 * 2**30
     processes: int = 64
     file_size: int = 64 * 2**20
-    scratch: int = 512 * 2**20
-    tmp: int = 256 * 2**20
+    scratch: int = 0
+    tmp: int = 0
     max_output: int = 64 * 2**10
     max_answers: int = 16 * 2**20
+
+    @property
+    def scratch_bytes(self) -> int:
+        """Size of ``/scratch`` [bytes]."""
+        return self.scratch or self.memory // 4
+
+    @property
+    def tmp_bytes(self) -> int:
+        """Size of ``/tmp`` and ``/dev/shm`` [bytes] each."""
+        return self.tmp or self.memory // 8
 
 
 @dataclass
@@ -182,7 +196,7 @@ def seccomp_program() -> bytes:
     """
     helper = HERE / "_seccomp.py"
     tried = []
-    for python in dict.fromkeys([sys.executable, "/usr/bin/python3", shutil.which("python3")]):
+    for python in _seccomp_pythons():
         if not python or not os.access(python, os.X_OK):
             continue
         try:
@@ -195,6 +209,12 @@ def seccomp_program() -> bytes:
             return done.stdout
         tried.append(f"{python}: exit {done.returncode}")
     raise SandboxError(f"no seccomp filter: {SECCOMP_HINT} (tried {'; '.join(tried)})")
+
+
+def _seccomp_pythons() -> list[str]:
+    """Interpreters that may have libseccomp's bindings, in the order they are tried."""
+    return list(dict.fromkeys(p for p in (sys.executable, "/usr/bin/python3",
+                                          shutil.which("python3")) if p))
 
 
 def remove_tree(path: Path) -> None:
@@ -482,6 +502,9 @@ class CgroupPool:
     @classmethod
     def _create(cls, parents: dict[str, Path], version: int) -> CgroupPool:
         for parent in dict.fromkeys(parents.values()):
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise CgroupError(f"cannot create cgroups in {parent}: it is not delegated "
+                                  "to you (not writable)")
             _remove_stale(parent, version)
         run = {c: p / f"{cls.PREFIX}{os.getpid()}" for c, p in parents.items()}
         for d in dict.fromkeys(run.values()):
@@ -605,8 +628,8 @@ def _bwrap_command(bwrap: str, argv: list[str], *, inputs: Path, ro: list[Path],
         elif target.is_dir():
             cmd += ["--ro-bind", str(target), str(target)]
     cmd += ["--proc", "/proc", "--dev", "/dev",
-            "--perms", "1777", "--size", str(limits.tmp), "--tmpfs", "/dev/shm",
-            "--perms", "1777", "--size", str(limits.tmp), "--tmpfs", "/tmp",
+            "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/dev/shm",
+            "--perms", "1777", "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp",
             "--dir", "/home", "--dir", "/root", "--dir", "/var", "--dir", "/run"]
     extra = sorted({p.resolve() for p in ro if p.exists()}, key=lambda p: len(p.parts))
     extra = [p for p in extra if not any(p != q and q in p.parents for q in extra)]
@@ -615,7 +638,7 @@ def _bwrap_command(bwrap: str, argv: list[str], *, inputs: Path, ro: list[Path],
     for path in extra:
         cmd += ["--ro-bind", str(path), str(path)]
     cmd += ["--ro-bind", str(inputs), "/input",
-            "--perms", "1777", "--size", str(limits.scratch), "--tmpfs", "/scratch",
+            "--perms", "1777", "--size", str(limits.scratch_bytes), "--tmpfs", "/scratch",
             "--chdir", "/scratch", "--remount-ro", "/dev", "--remount-ro", "/"]
     if seccomp_fd is not None:
         cmd += ["--seccomp", str(seccomp_fd)]
