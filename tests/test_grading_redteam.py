@@ -70,7 +70,7 @@ import grade  # noqa: E402
 import sandbox  # noqa: E402
 
 SETS = {"01_one_link": 11.0, "03_matrix_formalism": 11.0}
-WALL, CELL = 15, 4  # seconds: small limits keep the suite short
+WALL, CELL = 12, 4  # seconds: small limits keep the suite short
 USER = "bmc-instructor"
 MODES = ["root", "unprivileged"]
 MiB = 2**20
