@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import itertools
 import json
 import os
 import selectors
@@ -412,7 +413,7 @@ class CgroupPool:
     def __init__(self, parents: dict[str, Path], version: int) -> None:
         self.version = version
         self.parents = parents
-        self._count = 0
+        self._count = itertools.count(1)
 
     def __repr__(self) -> str:
         dirs = ", ".join(str(p) for p in dict.fromkeys(self.parents.values()))
@@ -524,8 +525,7 @@ class CgroupPool:
         CgroupError
             If it cannot be created or its limits cannot be set.
         """
-        self._count += 1
-        name = f"s{self._count}"
+        name = f"s{next(self._count)}"  # atomic under the GIL: jobs never share a name
         dirs = {c: p / name for c, p in self.parents.items()}
         group = Cgroup(dirs, self.version)
         try:
