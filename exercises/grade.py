@@ -78,8 +78,8 @@ __all__ = ["Autograder", "SubmissionError", "assignment_name", "autograders", "c
            "csv_cell", "feedback_name", "grade_file", "load_submission", "main",
            "read_capped", "submissions", "write_feedback"]
 
-_FIXED = ["student_id", "file", "assignment", "total", "possible", "status", "flags",
-          "error"]
+_FIXED = ["student_id", "file", "assignment", "total", "possible", "status", "error"]
+_FLAGS = "flags"  # after the question columns: ";"-separated (duplicate-id, wrong-set ...)
 _UID_BASE = 61000  # unprivileged uids the sandboxed code runs as (when graded as root)
 
 MAX_FILE = 20 * 2**20  # bytes of a submitted file, and of the notebook inside a zip
@@ -789,16 +789,11 @@ def write_feedback(row: dict, folder: Path) -> Path:
 
 
 def _csv_row(row: dict, questions: list[str]) -> list[str]:
-    cells = []
-    for key in _FIXED:
-        if key in ("total", "possible"):
-            cells.append(f"{float(row[key]):g}")
-        elif key == "flags":
-            cells.append(csv_cell(";".join(row.get("flags", []))))
-        else:
-            cells.append(csv_cell(row[key]))
-    return cells + [f"{row['questions'][q]['score']:g}" if q in row["questions"] else ""
-                    for q in questions]
+    cells = [f"{float(row[key]):g}" if key in ("total", "possible") else csv_cell(row[key])
+             for key in _FIXED]
+    cells += [f"{row['questions'][q]['score']:g}" if q in row["questions"] else ""
+              for q in questions]
+    return cells + [csv_cell(";".join(row.get("flags", [])))]
 
 
 def _row_key(student: str, assignment: str, file: str) -> tuple[str, str]:
@@ -1009,7 +1004,7 @@ def _grade_batch(args: argparse.Namespace, files: list[tuple[Path, str | None]],
                  roster: dict[str, str] | None, fixed: str | None,
                  loaded: dict[str, Autograder], box: Sandboxing) -> int:
     questions = sorted({q for ag in loaded.values() for q in ag.questions}, key=_question_key)
-    header = [*_FIXED, *questions]
+    header = [*_FIXED, *questions, _FLAGS]
     entries = _plan(files, roster, fixed)
     sets = {e.assignment for e in entries if e.assignment != "?"} | ({fixed} if fixed else set())
     if roster is not None and len(sets) == 1:

@@ -585,9 +585,10 @@ def _remove_stale(parent: Path, version: int) -> None:
     except OSError:
         return
     for d in entries:
-        if not (d.is_dir() and d.name.startswith(CgroupPool.PREFIX)):
+        prefix = next((p for p in (CgroupPool.PREFIX, "grader-") if d.name.startswith(p)), None)
+        if prefix is None or not d.is_dir():
             continue
-        pid = d.name[len(CgroupPool.PREFIX):]
+        pid = d.name[len(prefix):]
         if pid.isdigit() and not Path(f"/proc/{pid}").exists():
             try:
                 _remove_cgroup_tree(d, version)
@@ -796,8 +797,8 @@ def _collect(proc: subprocess.Popen, answers_r: int, limits: Limits, cgroup: Cgr
                 if not drain(key.fd):
                     selector.unregister(key.fd)
                     open_fds.discard(key.fd)
-            if not events and proc.poll() is not None:
-                break  # ended; a leftover process may hold a pipe open: killed below
+            if proc.poll() is not None:
+                break  # ended; a leftover process may hold a pipe open: killed, then drained
     finally:
         _kill(proc, cgroup)
         for fd in list(open_fds):  # what was written before the end
