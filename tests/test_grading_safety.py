@@ -390,3 +390,41 @@ def test_cleanup_restores_permissions_and_cannot_be_defeated():
         assert Path("/etc/passwd").exists()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- identity
+def test_files_are_grouped_into_one_row_per_student_id_and_set(tmp_path):
+    (tmp_path / "set1").mkdir()
+    for name in ("victim.ipynb", "victim.zip", "dup id.ipynb", "dup_id.ipynb",
+                 "set1/filed.ipynb"):
+        data = NOTEBOOK if name.endswith(".ipynb") else _zip({"v.ipynb": NOTEBOOK})
+        (tmp_path / name).write_bytes(data)
+    files = grade.submissions([tmp_path], {"set1": "set-1"})
+    assert (tmp_path / "set1" / "filed.ipynb", "set-1") in files
+    entries = {(e.assignment, e.student): e for e in grade._plan(files, None, None)}
+    assert len(entries[("set-1", "victim")].files) == 2  # one row, both files
+    assert ("set-1", "dup id") in entries and ("set-1", "dup_id") in entries
+    assert entries[("set-1", "filed")].files[0][1] == "set-1"  # filed by its folder
+
+
+def test_a_duplicate_row_names_every_files_score_and_counts_none():
+    entry = grade._Entry("victim", "set-1", [(Path("victim.ipynb"), None, "set-1", ""),
+                                              (Path("victim.zip"), None, "set-1", "")])
+    for i, (name, total) in enumerate((("victim.ipynb", 11.0), ("victim.zip", 0.0))):
+        row = grade._row("victim", Path(name), "set-1", 11.0)
+        row["total"] = total
+        entry.parts[i] = row
+    row = grade._combine(entry)
+    assert row["status"] == "duplicate" and row["total"] == 0 and row["flags"] == ["duplicate-id"]
+    assert "victim.ipynb 11/11" in row["error"] and "victim.zip 0/11" in row["error"]
+    assert len(row["files"]) == 2
+
+
+def test_the_roster_refuses_unlisted_files(tmp_path):
+    for name in ("a.ipynb", "intruder.ipynb"):
+        (tmp_path / name).write_bytes(NOTEBOOK)
+    files = grade.submissions([tmp_path])
+    entries = grade._plan(files, {"a.ipynb": "s001"}, "set-1")
+    by = {e.student: e for e in entries}
+    assert by["s001"].files[0][0].name == "a.ipynb" and not by["s001"].refused
+    assert "not in the roster" in by[""].refused
