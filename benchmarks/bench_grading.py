@@ -185,7 +185,13 @@ def hostile_class(args: argparse.Namespace, env: dict[str, str]) -> bool:
         cmd = [sys.executable, str(EXERCISES / "grade.py"), str(subs), "--dist", str(dist),
                "--out", str(out), "--json", str(report), "--jobs", str(args.jobs)]
         print(f"\nload average before: {_load()}")
+        import resource
+
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         seconds = _timed(cmd, env, ok=(0, 1))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        print(f"load average after: {_load()}")
         with open(out, newline="", encoding="utf-8") as handle:
             book = {r["student_id"]: r for r in csv.DictReader(handle)}
         rows = {r["student_id"]: r for r in json.loads(report.read_text())}
@@ -203,6 +209,8 @@ def hostile_class(args: argparse.Namespace, env: dict[str, str]) -> bool:
     print(f"| class ({args.students} submissions, {len(hostile)} hostile, {args.jobs} jobs, "
           "default limits) | value |\n|---|---|")
     print(f"| wall time | {seconds:.0f} s ({seconds / 60:.1f} min) |")
+    print(f"| CPU time of the grader and every sandbox (user + system) | {cpu:.0f} s; on 2 "
+          f"idle cores at least {cpu / 2:.0f} s |")
     print(f"| every submission has its row (CSV and JSON) | {complete} |")
     print(f"| every correct submission 11 / 11 | {full} |")
     print(f"| hostile rows by status | {statuses} |")
