@@ -268,30 +268,26 @@ def keyring_breaches(plant=None, seek=None):
     return [t for t in tries if t[0] >= 0 or t[1] != 1]
 '''
 
+# two submissions side by side: one plants a key, the other looks for it, for 3 s (inside
+# the 4 s cell limit, so that the line spoiling the answers runs)
+XTALK = KEYRING + """
+found = []
+end = time.time() + 3
+while time.time() < end:
+    found += keyring_breaches(ROLE=b"crosstalk")
+    time.sleep(0.2)
+if found:
+    T = thetadd = -1.0
+"""
+
 # (name, base, code, expected, sets): not formatted; "sets" the short names it runs for
 HOSTILE = [
     ("keyring_read_write", "solution", KEYRING + """
 if keyring_breaches():
     T = thetadd = -1.0
 """, "full", ("01", "03")),
-    ("keyring_xtalk_a", "solution", KEYRING + """
-found = []
-end = time.time() + 3  # inside the 4 s cell limit
-while time.time() < end:
-    found += keyring_breaches(plant=b"crosstalk")
-    time.sleep(0.2)
-if found:
-    T = thetadd = -1.0
-""", "full", ("01",)),
-    ("keyring_xtalk_b", "solution", KEYRING + """
-found = []
-end = time.time() + 3  # inside the 4 s cell limit
-while time.time() < end:
-    found += keyring_breaches(seek=b"crosstalk")
-    time.sleep(0.2)
-if found:
-    T = thetadd = -1.0
-""", "full", ("01",)),
+    ("keyring_xtalk_a", "solution", XTALK.replace("ROLE", "plant"), "full", ("01",)),
+    ("keyring_xtalk_b", "solution", XTALK.replace("ROLE", "seek"), "full", ("01",)),
     ("kmsg_answers", "solution", """
 import os
 for name in ("/scratch/answers.json", "answers.json"):
