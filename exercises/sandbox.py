@@ -152,7 +152,7 @@ class Outcome:
         How many bytes were written to it in all.
     resources : dict
         What the cgroup measured: ``memory_peak`` [bytes], ``memory_limit_hits``,
-        ``oom_kills``, ``pids_limit_hits`` (empty without a cgroup).
+        ``oom_kills``, ``pids_limit_hits``, ``cpu_seconds`` (empty without a cgroup).
     """
 
     returncode: int | None
@@ -359,7 +359,8 @@ class Cgroup:
             pause = min(pause * 2, 0.05)
 
     def usage(self) -> dict:
-        """Peak memory [bytes], limit hits and OOM kills, limit hits of pids."""
+        """Peak memory [bytes], limit hits and OOM kills, limit hits of pids, CPU time [s]
+        (``cpu_seconds``: all its processes; v1 only where ``cpuacct`` is mounted)."""
         if self.version == 1:
             mem = self.dirs.get("memory")
             out = {}
@@ -372,27 +373,46 @@ class Cgroup:
             pids = self.dirs.get("pids")
             if pids is not None:
                 out["pids_limit_hits"] = _keyed(_read(pids / "pids.events")).get("max")
+            cpu = self.dirs.get("cpuacct")
+            if cpu is not None:
+                ns = _read(cpu / "cpuacct.usage").strip()
+                out["cpu_seconds"] = round(int(ns) / 1e9, 3) if ns.isdigit() else None
             return out
         d = self.dirs["unified"]
         peak = _read(d / "memory.peak").strip()
         events = _keyed(_read(d / "memory.events"))
+        usec = _keyed(_read(d / "cpu.stat")).get("usage_usec")
         return {"memory_peak": int(peak) if peak.isdigit() else None,
                 "memory_limit_hits": events.get("max"), "oom_kills": events.get("oom_kill"),
-                "pids_limit_hits": _keyed(_read(d / "pids.events")).get("max")}
+                "pids_limit_hits": _keyed(_read(d / "pids.events")).get("max"),
+                "cpu_seconds": None if usec is None else round(usec / 1e6, 3)}
 
-    def remove(self) -> None:
-        """Kill what is left and remove the directories (retrying while they drain)."""
-        self.kill()
-        for d in dict.fromkeys(self.dirs.values()):
-            for _ in range(200):
+    def remove(self, timeout: float = 30.0) -> bool:
+        """Kill what is left and remove the directories, retrying while they drain.
+
+        Returns
+        -------
+        bool
+            True if they are gone; False if still there after ``timeout`` seconds (a
+            process stuck in the kernel): the run's :meth:`CgroupPool.close` tries again.
+        """
+        deadline = time.monotonic() + timeout
+        left = list(dict.fromkeys(self.dirs.values()))
+        while True:
+            self.kill(timeout=max(deadline - time.monotonic(), 0.1))
+            for d in list(left):
                 try:
                     d.rmdir()
-                    break
                 except FileNotFoundError:
-                    break
+                    pass
                 except OSError:
-                    self.kill(timeout=1.0)
-                    time.sleep(0.01)
+                    continue
+                left.remove(d)
+            if not left:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
 
 
 class CgroupPool:
@@ -440,7 +460,7 @@ class CgroupPool:
         own = _own_cgroups()
         v2 = [(root, point) for root, point, kind, _ in mounts if kind == "cgroup2"]
         v1 = {c: (root, point) for root, point, kind, opts in mounts if kind == "cgroup"
-              for c in opts if c in ("memory", "pids")}
+              for c in opts if c in ("memory", "pids", "cpuacct")}
         if explicit:
             return cls._explicit([Path(p) for p in explicit], mounts)
         for root, point in v2:
