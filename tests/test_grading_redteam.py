@@ -400,17 +400,28 @@ def _cell(source: str) -> dict:
             "source": source}
 
 
-def host() -> dict:
-    """Host shared memory, available memory and disk use of /tmp's file system [bytes]."""
+def host(tmp: Path | None = None) -> dict:
+    """Host shared memory, available memory and disk use of /tmp's file system [bytes], and
+    what is left in the grader's temporary folder ``tmp`` (its own ``TMPDIR``: other
+    people's graders on a shared machine use /tmp too)."""
     info = {}
     for line in Path("/proc/meminfo").read_text().splitlines():
         key, _, value = line.partition(":")
         info[key] = int(value.split()[0]) * 1024
     disk = os.statvfs(tempfile.gettempdir())
-    leftovers = [p.name for p in Path(tempfile.gettempdir()).glob("bmc-grade-*")]
-    leftovers += [p.name for p in Path(tempfile.gettempdir()).glob("bmc-unsafe-*")]
+    leftovers = sorted(p.name for p in tmp.iterdir()) if tmp is not None else []
     return {"shmem": info["Shmem"], "available": info["MemAvailable"],
             "disk": (disk.f_blocks - disk.f_bfree) * disk.f_frsize, "leftovers": leftovers}
+
+
+def _tmpdir(who: Instructor, root: Path) -> Path:
+    """The grader's own TMPDIR (its inputs folders go there)."""
+    tmp = root / "tmpdir"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir()
+    who.own(tmp)
+    return tmp
 
 
 def _zip(members: dict[str, bytes], method: int = zipfile.ZIP_DEFLATED) -> bytes:
@@ -860,14 +871,16 @@ def batch(who, work, dist):
         as_them = who.prefix[who.prefix.index("setpriv"):] if "setpriv" in who.prefix else []
         busy = [subprocess.Popen([*as_them, "sleep", "600"]) for _ in range(70)]
     before = _hashes(canary)
-    memory_before = host()
+    tmp = _tmpdir(who, root)
+    memory_before = host(tmp)
     args = [str(subs), "--dist", str(dist), "--out", str(out_dir / "grades.csv"),
             "--json", str(out_dir / "grades.json"), "--feedback", str(out_dir / "feedback"),
             "--jobs", "2", "--time-limit", str(WALL), "--cell-time-limit", str(CELL),
             "--memory", "2"]
     start = time.perf_counter()
     try:
-        proc = who.run(args, outfile=out_dir / "keyring.json", env=_env(HOME=str(canary)))
+        proc = who.run(args, outfile=out_dir / "keyring.json",
+                       env=_env(HOME=str(canary), TMPDIR=str(tmp)))
         stdout, stderr = proc.communicate(timeout=900)
     finally:
         for p in busy:
@@ -875,7 +888,7 @@ def batch(who, work, dist):
             p.wait()
     seconds = time.perf_counter() - start
     time.sleep(0.5)
-    memory_after = host()
+    memory_after = host(tmp)
     after = _hashes(canary)
     leftovers = subprocess.run(["ps", "-eo", "uid=,pid=,args="], capture_output=True,
                                text=True).stdout
@@ -984,8 +997,9 @@ def test_nothing_outside_the_sandbox_changed_and_host_memory_and_disk_are_back(b
     print(f"\nhost ({batch['who'].mode}): shared memory {before['shmem'] / MiB:.0f} -> "
           f"{after['shmem'] / MiB:.0f} MiB, disk {(after['disk'] - before['disk']) / MiB:+.0f} "
           "MiB")
-    assert after["shmem"] - before["shmem"] < 128 * MiB
-    assert after["disk"] - before["disk"] < 256 * MiB
+    # tolerances for a shared machine (other jobs write too); the attacks tried GBs
+    assert after["shmem"] - before["shmem"] < 192 * MiB
+    assert after["disk"] - before["disk"] < 512 * MiB
     assert after["leftovers"] == before["leftovers"] == []
     assert not list(Path("/sys/fs/cgroup").rglob(f"bmc-grade-{os.getpid()}"))
 
@@ -1079,14 +1093,15 @@ def resources(who, work, dist):
         shutil.rmtree(out_dir)
     out_dir.mkdir()
     who.own(out_dir)
-    baseline = host()
+    tmp = _tmpdir(who, subs.parent)
+    baseline = host(tmp)
     peaks = {"shmem": baseline["shmem"], "disk": baseline["disk"]}
     samples: list[tuple[str, dict]] = []
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.is_set():
-            now = host()
+            now = host(tmp)
             peaks["shmem"] = max(peaks["shmem"], now["shmem"])
             peaks["disk"] = max(peaks["disk"], now["disk"])
             time.sleep(0.05)
@@ -1096,10 +1111,10 @@ def resources(who, work, dist):
     args = [str(subs), "--autograder", str(dist / "01_one_link" / "01_one_link-autograder.zip"),
             "--out", str(out_dir / "grades.csv"), "--json", str(out_dir / "grades.json"),
             "--jobs", "1", "--time-limit", "60", "--cell-time-limit", "30", "--memory", "1"]
-    proc = who.run(args, outfile=out_dir / "keyring.json", env=_env())
+    proc = who.run(args, outfile=out_dir / "keyring.json", env=_env(TMPDIR=str(tmp)))
     for line in proc.stdout:  # a row is printed after its sandbox is gone: measure then
         if line.strip() and not line.startswith("graded"):
-            samples.append((line.split()[0], host()))
+            samples.append((line.split()[0], host(tmp)))
     stderr = proc.stderr.read()
     proc.wait(timeout=600)
     proc.stdout.close()
@@ -1107,7 +1122,7 @@ def resources(who, work, dist):
     stop.set()
     thread.join(timeout=5)
     time.sleep(0.5)
-    final = host()
+    final = host(tmp)
     rows = {r["student_id"]: r for r in json.loads((out_dir / "grades.json").read_text())}
     print(f"\nresource batch ({who.mode}), 1 GiB per submission: baseline shared memory "
           f"{baseline['shmem'] / MiB:.0f} MiB, peak {peaks['shmem'] / MiB:.0f} MiB, "
@@ -1142,7 +1157,7 @@ def test_memory_and_disk_fills_cost_their_own_row_and_are_undone(resources, name
     # after its row: the host's shared memory and disk are back where they started
     (state,) = [s for n, s in resources["samples"] if n == sid]
     assert state["shmem"] - base["shmem"] < 128 * MiB, state
-    assert state["disk"] - base["disk"] < 256 * MiB, state
+    assert state["disk"] - base["disk"] < 512 * MiB, state  # the fills tried 1 and 12 GB
     assert len(state["leftovers"]) <= 1, state  # only the next submission's inputs
     assert resources["final"]["leftovers"] == []
 
