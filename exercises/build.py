@@ -241,7 +241,8 @@ dependencies:
 
 
 #: The otter plugin's modules (``exercises/``), shipped as the package ``bmc_grading``.
-GRADING_MODULES = ("gradescope.py", "grade.py", "_runner.py", "sandbox.py", "gradebook.py")
+GRADING_MODULES = ("gradescope.py", "grade.py", "_runner.py", "sandbox.py", "_launch.py",
+                   "_seccomp.py", "gradebook.py")
 PLUGIN = "bmc_grading.gradescope.BmcGrading"
 
 
