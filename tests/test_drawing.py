@@ -300,8 +300,12 @@ def test_animation_static_fallback_and_widget():
 
     t, poses = _reach_poses(31)
     anim = drawing.animation(poses, times=t, path=-1, interval=40)
-    bundle = anim._repr_mimebundle_()
+    bundle, metadata = anim._repr_mimebundle_()
     assert bundle["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    # the static picture's text alternative: the strobe's own description
+    alt = anim.strobe_drawing.describe()
+    assert metadata["image/png"]["alt"] == alt and "from t = 0 s to 0.6 s" in alt
+    assert f'alt="{alt}"' in bundle["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["image/png"] == anim.strobe_png
     assert bundle["text/plain"] == "Animation(31 frames, 3 points)"

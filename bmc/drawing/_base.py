@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from bmc._validation import integer
+from bmc.drawing._describe import _number, describe
 
 __all__ = ["Arrow", "Drawing", "Moment"]
 
@@ -157,42 +157,7 @@ class Drawing:
         str
             Plain text (TeX symbols without dollars or backslashes).
         """
-        from bmc.drawing._describe import describe
-
         return describe(self)
-
-
-# -- words and numbers shared by the drawings and their descriptions ----------------------
-def _plain(label: str) -> str:
-    r"""Write a TeX symbol as plain words for a text alternative (``\mathbf{F}_1``: ``F_1``)."""
-    text = re.sub(r"\\(mathbf|mathrm|boldsymbol|vec|bar|hat)\{([^{}]*)\}", r"\2", label)
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
-    return text.replace("{", "").replace("}", "").replace("$", "").strip()
-
-
-def _direction(vector) -> str:
-    """Direction of a planar vector in words and degrees from +x (counter-clockwise)."""
-    x, y = (float(v) for v in vector[:2])
-    size = abs(x) + abs(y)
-    angle = float(np.degrees(np.arctan2(y, x)))
-    # within 1 degree of an axis it is "straight" along it
-    horizontal = "" if abs(x) <= np.sin(np.radians(1)) * size else (
-        "forward" if x > 0 else "backward")
-    vertical = "" if abs(y) <= np.sin(np.radians(1)) * size else ("up" if y > 0 else "down")
-    if size == 0:
-        return "nowhere (zero)"
-    if not horizontal or not vertical:
-        return f"straight {vertical or horizontal} ({angle:.0f} degrees from the +x axis)"
-    return f"{vertical} and {horizontal} ({angle:.0f} degrees from the +x axis)"
-
-
-def _number(value: float) -> str:
-    """Three significant digits, never in exponent form for body-sized loads."""
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
-
-
-def _point(p) -> str:
-    return f"({_number(float(p[0]))}, {_number(float(p[1]))}) m"
 
 
 def _tex(label: str) -> str:

@@ -1,10 +1,15 @@
-"""Text alternatives of the drawings, written from the record of what each one drew."""
+"""Text alternatives of the drawings, written from the record of what each one drew.
+
+The functions take a :class:`bmc.drawing.Drawing` (read by its attributes only: this module
+is imported by the one that defines it).
+"""
 
 from __future__ import annotations
 
-import numpy as np
+import re
+from typing import Any
 
-from bmc.drawing._base import Drawing, _direction, _number, _plain, _point
+import numpy as np
 
 __all__: list[str] = []
 
@@ -13,11 +18,45 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+def _plain(label: str) -> str:
+    r"""Write a TeX symbol as plain words for a text alternative (``\mathbf{F}_1``: ``F_1``)."""
+    text = re.sub(r"\\(mathbf|mathrm|boldsymbol|vec|bar|hat)\{([^{}]*)\}", r"\2", label)
+    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
+    return text.replace("{", "").replace("}", "").replace("$", "").strip()
+
+
+def _direction(vector) -> str:
+    """Direction of a planar vector in words and degrees from +x (counter-clockwise)."""
+    x, y = (float(v) for v in vector[:2])
+    size = abs(x) + abs(y)
+    angle = float(np.degrees(np.arctan2(y, x)))
+    # within 1 degree of an axis it is "straight" along it
+    horizontal = "" if abs(x) <= np.sin(np.radians(1)) * size else (
+        "forward" if x > 0 else "backward")
+    vertical = "" if abs(y) <= np.sin(np.radians(1)) * size else ("up" if y > 0 else "down")
+    if size == 0:
+        return "nowhere (zero)"
+    if not horizontal or not vertical:
+        return f"straight {vertical or horizontal} ({angle:.0f} degrees from the +x axis)"
+    return f"{vertical} and {horizontal} ({angle:.0f} degrees from the +x axis)"
+
+
+def _number(value: float) -> str:
+    """Three significant digits, never in exponent form for body-sized loads."""
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+
+
+def _point(p) -> str:
+    return f"({_number(float(p[0]))}, {_number(float(p[1]))}) m"
+
+
+
+
 def _sense(sense: int) -> str:
     return "counter-clockwise" if sense > 0 else "clockwise"
 
 
-def _free_body(d: Drawing) -> str:
+def _free_body(d: Any) -> str:
     symbolic = bool(d.facts.get("symbolic"))
     p = d.points
     parts = [f"Free-body diagram of {d.name}: the segment from the proximal joint at "
@@ -54,7 +93,7 @@ def _free_body(d: Drawing) -> str:
     return " ".join(parts)
 
 
-def _sketch(d: Drawing) -> str:
+def _sketch(d: Any) -> str:
     joints = np.atleast_2d(d.points["joints"])
     pairs = d.facts.get("segments") or [(j, j + 1) for j in range(len(joints) - 1)]
     what = "chain" if d.facts.get("chain") else "planar model"
@@ -77,7 +116,7 @@ def _sketch(d: Drawing) -> str:
     return " ".join(parts)
 
 
-def _strobe(d: Drawing) -> str:
+def _strobe(d: Any) -> str:
     f = d.facts
     times = f.get("times")
     poses = d.points["poses"]
@@ -111,7 +150,7 @@ def _strobe(d: Drawing) -> str:
     return " ".join(parts)
 
 
-def describe(d: Drawing) -> str:
+def describe(d: Any) -> str:
     """Write the text alternative of drawing ``d`` (see :meth:`Drawing.describe`)."""
     if d.kind == "free-body diagram":
         return _free_body(d)

@@ -208,7 +208,7 @@ def _fit_labels(*axes) -> None:
     for _, place in fitted:
         place.free = True
     try:
-        for _ in range(2):
+        for _ in range(3):
             figure.draw_without_rendering()
             renderer = figure.canvas.get_renderer() if hasattr(figure.canvas,
                                                                "get_renderer") else None
@@ -219,9 +219,11 @@ def _fit_labels(*axes) -> None:
                 lo = np.array([min(ax.get_xlim()), min(ax.get_ylim())])
                 hi = np.array([max(ax.get_xlim()), max(ax.get_ylim())])
                 inverse = ax.transData.inverted()
-                corners = np.vstack([inverse.transform(t.get_window_extent(renderer)
-                                                       .get_points())
-                                     for t, _, _ in place.labels if t.get_visible()])
+                # each label with room around it: the axes may still shrink in the layout
+                room = 6.0 * figure.dpi / 72.0
+                corners = np.vstack([inverse.transform(
+                    t.get_window_extent(renderer).expanded(1.1, 1.2).padded(room)
+                    .get_points()) for t, _, _ in place.labels if t.get_visible()])
                 pad = 0.02 * float(np.max(hi - lo))
                 new_lo = np.minimum(lo, corners.min(axis=0) - pad)
                 new_hi = np.maximum(hi, corners.max(axis=0) + pad)

@@ -78,7 +78,8 @@ def segment_diagram(
         ``r"\mathbf{F}_p"``) mapped to its point of application [m] and its vector [N].
     moments : mapping of str to (point, value), optional
         Each moment acting on the segment: its TeX symbol mapped to the point where it is
-        drawn [m] and its value [N m], counter-clockwise positive.
+        drawn [m] and its value [N m], counter-clockwise positive (with ``symbolic=True``,
+        ``nan`` for an unknown).
     symbolic : bool, optional
         ``True`` labels with symbols only (for derivations). Loads are still drawn the way
         their values act; a moment given as ``nan`` (an unknown) is drawn counter-clockwise,
@@ -221,7 +222,11 @@ def _segment_diagram(
     radius = 0.14 * length
     for name, (point, value) in (moments or {}).items():
         point = as_array(point, f"moments[{name!r}] point", unit="m", last=2, ndim=1)
-        value = float(as_array(value, f"moments[{name!r}] value", unit="N m"))
+        value = float(as_array(value, f"moments[{name!r}] value", unit="N m",
+                               finite=not symbolic))  # nan: a symbolic unknown
+        if np.isinf(value):
+            raise ValueError(f"moments[{name!r}] value [N m] must be finite, or nan for an "
+                             f"unknown drawn symbolically; got {value}")
         symbol, _ = _split_sign(name)
         text = _value_text(symbol, value, "N m", symbolic)
         # the arc's gap faces the segment (towards its centre of mass), so it stays clear

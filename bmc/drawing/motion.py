@@ -9,9 +9,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
-from bmc.drawing._base import Drawing, _connectivity, _number
+from bmc.drawing._base import Drawing, _connectivity
+from bmc.drawing._describe import _number
 from bmc.drawing._draw import _arrow, _fit
-from bmc.plotting import ROLES
+from bmc.plotting import ROLES, legend_outside
 
 __all__ = ["Animation", "animation", "strobe"]
 
@@ -261,8 +262,7 @@ def strobe(
     if spread:
         ax.set_xlabel(f"x [m], postures shifted {spread:g} m apart")
     if handles:  # below the axes, where it covers no posture
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.13),
-                  ncol=len(handles), fontsize="small", frameon=False)
+        legend_outside(ax, handles)
     return d
 
 
@@ -308,8 +308,9 @@ class Animation:
     Built by :func:`animation`. Displayed in a notebook it offers both representations:
     JupyterLab with a kernel shows the player of :func:`bmc.widgets.animation.player`
     (Play button, frame slider, the posture of the current frame drawn by the browser from
-    poses sent once); a page rendered without a kernel (nbconvert HTML, nbviewer) shows
-    the strobe picture, stored as ``image/png`` beside the widget.
+    poses sent once); a page rendered without a kernel (nbconvert HTML, nbviewer, the
+    course website) shows the strobe picture, stored as ``image/png`` beside the widget and
+    as ``text/html`` (the picture with the strobe's description as its ``alt``).
 
     Attributes
     ----------
@@ -317,6 +318,9 @@ class Animation:
         The postures [m].
     strobe_png : bytes
         The static strobe picture (PNG).
+    strobe_drawing : Drawing
+        The strobe drawn in that picture (its :meth:`~Drawing.describe` is the picture's
+        text alternative).
     """
 
     def __init__(self, poses: np.ndarray, pairs: list[tuple[int, int]], times, interval: int,
@@ -331,14 +335,21 @@ class Animation:
         self._widget = None
 
     # static representation ------------------------------------------------------
-    def _strobe_png(self, kwargs: dict) -> bytes:
+    def _strobe_drawing(self, kwargs: dict) -> Drawing:
+        """Draw the static strobe on a new figure (not managed by pyplot)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
         fig = Figure(figsize=_figsize(self.poses, 6.5, colour_bar=True), layout="constrained")
-        ax = fig.add_subplot()
-        strobe(self.poses, segments=self._pairs, times=self._times, ax=ax, **kwargs)
+        FigureCanvasAgg(fig)  # for measuring the labels while the limits are fitted
+        return strobe(self.poses, segments=self._pairs, times=self._times,
+                      ax=fig.add_subplot(), **kwargs)
+
+    def _strobe_png(self, kwargs: dict) -> bytes:
+        self.strobe_drawing = self._strobe_drawing(kwargs)
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=self._dpi)
+        self.strobe_drawing.ax.figure.savefig(buf, format="png", dpi=self._dpi,
+                                              bbox_inches="tight")
         return buf.getvalue()
 
     # interactive representation -------------------------------------------------
@@ -363,11 +374,15 @@ class Animation:
             self._widget = self._build()
         return self._widget
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from bmc.plotting import figure_html
+
+        alt = self.strobe_drawing.describe()
         bundle = dict(self.widget._repr_mimebundle_())
         bundle["image/png"] = self.strobe_png
+        bundle["text/html"] = figure_html(self.strobe_png, alt)  # a static page: img with alt
         bundle["text/plain"] = repr(self)
-        return bundle
+        return bundle, {"image/png": {"alt": alt}}
 
     def __repr__(self) -> str:
         return f"Animation({self.poses.shape[0]} frames, {self.poses.shape[1]} points)"

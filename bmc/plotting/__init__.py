@@ -10,20 +10,22 @@ through :func:`use_style`. Public names are flat in ``bmc.plotting``:
   and angles in the drawings), :data:`STYLE` and :func:`use_style`.
 - **Showing**: :func:`show` displays a figure with its text alternative (``alt``) and
   caption; :func:`describe_figure` writes what a figure made from data plots (axes, units,
-  each line's extremes) for a hand-written ``alt`` to include.
+  each line's extremes) for a hand-written ``alt`` to include; :func:`figure_html` is the
+  ``<figure>`` (picture, ``alt``, caption) that ``show`` emits.
 - **Checking**: :func:`check_figure` finds overlapping text, text over drawn lines and
   segments, text below 7 pt at 600 px, free-body diagrams that draw action and reaction
   alike, and series told apart by colour alone (:func:`colour_distances`); ``show`` runs it
   when the environment variable ``BMC_FIGURE_CHECK`` is ``"error"`` or ``"warn"``.
-- **Helpers for explorers**: :func:`estimates_against_truth`.
+- **Helpers**: :func:`legend_outside` (a legend below or beside the axes, over no curve),
+  :func:`estimates_against_truth` (the explorers' truth-and-estimates panels).
 """
 
 from __future__ import annotations
 
 from bmc.plotting._check import CVD_VISIONS, FigureProblem, check_figure, colour_distances
 from bmc.plotting._describe import describe_figure
-from bmc.plotting._series import estimates_against_truth
-from bmc.plotting._show import CHECK_VARIABLE, FigureWarning, show
+from bmc.plotting._series import estimates_against_truth, legend_outside
+from bmc.plotting._show import CHECK_VARIABLE, FigureWarning, figure_html, show
 from bmc.plotting._style import (
     LINESTYLES,
     MARKERS,
@@ -50,6 +52,8 @@ __all__ = [
     "cycle",
     "describe_figure",
     "estimates_against_truth",
+    "figure_html",
+    "legend_outside",
     "series_style",
     "show",
     "use_style",

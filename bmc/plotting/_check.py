@@ -187,8 +187,10 @@ def _covers(box, path, filled, pad: float) -> bool:
 
 def _sense(xy: np.ndarray) -> int:
     """+1 for an arc drawn counter-clockwise, -1 clockwise (turning of its chords)."""
+    from bmc.kinematics import cross2
+
     d = np.diff(np.asarray(xy, float), axis=0)
-    return int(np.sign(np.sum(d[:-1, 0] * d[1:, 1] - d[:-1, 1] * d[1:, 0])))
+    return int(np.sign(np.sum(cross2(d[:-1], d[1:]))))
 
 
 def _loads(figure):

@@ -8,11 +8,69 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array
 from bmc.plotting._style import ROLES
 
-__all__ = ["estimates_against_truth"]
+__all__ = ["estimates_against_truth", "legend_outside"]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+def legend_outside(ax, handles=None, *, side: str = "below", ncol: int | None = None,
+                   **kwargs):
+    """Put the legend of ``ax`` outside it, where it covers no curve.
+
+    A legend inside the axes hides part of what is plotted (or an arrow, or a label); this
+    one sits below the axes, under the x tick labels and the x label, or to the right of
+    the axes. Layout engines (``layout="constrained"``, ``tight_layout``) and the inline
+    backend's cropping make room for it.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The Axes whose lines (or ``handles``) the legend names.
+    handles : list of matplotlib.artist.Artist, optional
+        What to list; default every labelled artist of ``ax``.
+    side : {"below", "right"}, optional
+        Where to put it. Default ``"below"``.
+    ncol : int, optional
+        Columns; default all entries in one row below (at most 3), one column right.
+    **kwargs
+        More options of :meth:`matplotlib.axes.Axes.legend`.
+
+    Returns
+    -------
+    matplotlib.legend.Legend
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from bmc.plotting import legend_outside
+    >>> fig, ax = plt.subplots(layout="constrained")
+    >>> _ = ax.plot([0, 1], [0, 1], label="hip")
+    >>> _ = ax.plot([0, 1], [1, 0], "--", label="knee")
+    >>> legend_outside(ax).get_texts()[1].get_text()
+    'knee'
+    >>> plt.close(fig)
+    """
+    from matplotlib.transforms import ScaledTranslation
+
+    if side not in ("below", "right"):
+        raise ValueError(f'side must be "below" or "right"; got {side!r}')
+    if handles is None:
+        handles, _ = ax.get_legend_handles_labels()
+    fig = ax.figure
+    if side == "below":  # 0.45 in under the axes: below tick labels and the x label
+        where = {"loc": "upper center", "bbox_to_anchor": (0.5, 0.0),
+                 "bbox_transform": ax.transAxes + ScaledTranslation(0.0, -0.45,
+                                                                     fig.dpi_scale_trans),
+                 "ncol": ncol or max(1, min(len(handles), 3))}
+    else:
+        where = {"loc": "upper left", "bbox_to_anchor": (1.0, 1.0),
+                 "bbox_transform": ax.transAxes + ScaledTranslation(0.1, 0.0,
+                                                                     fig.dpi_scale_trans),
+                 "ncol": ncol or 1}
+    return ax.legend(handles=handles, **({"frameon": False, "fontsize": "small"} | where
+                                         | kwargs))
 
 
 def estimates_against_truth(
@@ -29,7 +87,9 @@ def estimates_against_truth(
 
     The estimate lines start as copies of the truth; an explorer moves them with
     ``line.set_ydata``. The y-limits are fixed at the truth's range widened by ``margin`` on
-    both sides, so that the view stays put while the estimates change.
+    both sides, so that the view stays put while the estimates change. The legend sits
+    below the middle panel (:func:`legend_outside`), where it covers no curve; give each
+    estimate its own line style (:func:`series_style`), not only its own colour.
 
     Parameters
     ----------
@@ -65,10 +125,11 @@ def estimates_against_truth(
         )
     if len(titles) != k:
         raise ValueError(f"titles must name the {k} columns of truth; got {len(titles)}")
-    if axes is None:
+    if axes is None:  # at most 7.2 in wide: text stays 8 pt or more at 600 px
         import matplotlib.pyplot as plt
 
-        _, axes = plt.subplots(1, k, figsize=(3.5 * k, 3.4), sharex=True, squeeze=False)
+        _, axes = plt.subplots(1, k, figsize=(min(7.2, 2.6 * k), 3.6), sharex=True,
+                               squeeze=False, layout="constrained")
         axes = axes[0]
     elif len(axes) != k:
         raise ValueError(f"axes must hold {k} Axes, one per column of truth; got {len(axes)}")
@@ -82,5 +143,6 @@ def estimates_against_truth(
         ax.set_xlabel("time [s]")
         ax.set_title(titles[j])
     axes[0].set_ylabel(ylabel)
-    axes[0].legend(loc="lower left", fontsize="small")
+    legend_outside(axes[len(axes) // 2], axes[0].get_legend_handles_labels()[0],
+                   ncol=len(estimates) + 1)
     return axes, lines

@@ -8,7 +8,7 @@ import os
 import warnings
 from collections.abc import Sequence
 
-__all__ = ["CHECK_VARIABLE", "FigureWarning", "show"]
+__all__ = ["CHECK_VARIABLE", "FigureWarning", "figure_html", "show"]
 
 
 def __dir__() -> list[str]:
@@ -81,15 +81,45 @@ def _check(figure) -> None:
     warnings.warn(message, FigureWarning, stacklevel=3)
 
 
-def _html(png: bytes, alt: str, caption: str | None, metadata: dict) -> str:
-    """``<figure>`` with the picture, its ``alt`` and its caption (JupyterLab, myst-nb)."""
-    size = "".join(f' {key}="{int(metadata[key])}"' for key in ("width", "height")
-                   if key in metadata)
+def figure_html(png: bytes | str, alt: str, caption: str | None = None, *,
+                width: int | None = None, height: int | None = None) -> str:
+    r"""HTML of a picture with its text alternative: ``<figure><img alt><figcaption>``.
+
+    The form :func:`show` puts in a notebook's output as ``text/html``: JupyterLab shows it
+    (its sanitizer keeps a ``data:`` image and its ``alt``, trusted or not) and so does the
+    course website (myst-nb prefers ``text/html`` to ``image/png``).
+
+    Parameters
+    ----------
+    png : bytes or str
+        The PNG picture, as bytes or already base64-encoded.
+    alt : str
+        The text alternative (escaped here).
+    caption : str, optional
+        A caption shown below the picture (escaped here).
+    width, height : int, optional
+        Size to show the picture at [CSS px] (for a high-resolution PNG).
+
+    Returns
+    -------
+    str
+        One ``<figure class="bmc-figure">`` element.
+
+    Examples
+    --------
+    >>> from bmc.plotting import figure_html
+    >>> figure_html(b"\x89PNG", 'F = 12 N, "up"', "A caption")[:60]
+    '<figure class="bmc-figure" style="margin: 0"><img src="data:'
+    """
     source = base64.b64encode(png).decode("ascii") if isinstance(png, bytes) else png
+    size = "".join(f' {key}="{int(value)}"' for key, value in (("width", width),
+                                                              ("height", height))
+                   if value is not None)
+    text = html.escape(" ".join(alt.split()), quote=True)
     figcaption = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
     return (f'<figure class="bmc-figure" style="margin: 0">'
-            f'<img src="data:image/png;base64,{source}" alt="{html.escape(alt, quote=True)}"'
-            f"{size}>{figcaption}</figure>")
+            f'<img src="data:image/png;base64,{source}" alt="{text}"{size}>{figcaption}'
+            "</figure>")
 
 
 def show(figure=None, *, alt: str | None = None, caption: str | None = None) -> None:
@@ -154,7 +184,9 @@ def show(figure=None, *, alt: str | None = None, caption: str | None = None) -> 
         extra = {"alt": text} | ({"caption": caption} if caption else {})
         meta = {k: dict(metadata.get(k, {})) | extra for k in out}
         if png is not None:
-            out["text/html"] = _html(png, text, caption, meta["image/png"])
+            size = meta["image/png"]
+            out["text/html"] = figure_html(png, text, caption, width=size.get("width"),
+                                           height=size.get("height"))
         out["text/plain"] = text
         publish_display_data(data=out, metadata=meta)
     finally:
