@@ -21,6 +21,7 @@ def __dir__() -> list[str]:
 def _plain(label: str) -> str:
     r"""Write a TeX symbol as plain words for a text alternative (``\mathbf{F}_1``: ``F_1``)."""
     text = re.sub(r"\\(mathbf|mathrm|boldsymbol|vec|bar|hat)\{([^{}]*)\}", r"\2", label)
+    text = re.sub(r"\\var(phi|theta|epsilon|rho|sigma)", r"\1", text)  # read as phi, ...
     text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
     return text.replace("{", "").replace("}", "").replace("$", "").strip()
 
@@ -43,7 +44,9 @@ def _direction(vector) -> str:
 
 def _number(value: float) -> str:
     """Three significant digits, never in exponent form for body-sized loads."""
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+    value = float(value) + 0.0  # -0.0 + 0.0 is 0.0: never "-0"
+    text = f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+    return "0" if text in ("-0", "0") else text
 
 
 def _point(p) -> str:
@@ -70,9 +73,12 @@ def _free_body(d: Any) -> str:
             loads.append(f"weight {name}{size} straight down at the centre of mass")
             continue
         role = " (reaction of the neighbouring segment)" if a.reaction else ""
-        size = "" if symbolic else f" {_number(float(np.hypot(*a.vector)))} N"
-        loads.append(f"force {name}{role}{size} pointing {_direction(a.vector)} at "
-                     f"{a.where}")
+        if symbolic:  # the way it is drawn (an unknown that is zero here is drawn anyway)
+            loads.append(f"force {name}{role} drawn pointing {_direction(a.delta)} at "
+                         f"{a.where}")
+        else:
+            loads.append(f"force {name}{role} {_number(float(np.hypot(*a.vector)))} N "
+                         f"pointing {_direction(a.vector)} at {a.where}")
     for m in d.moments:
         name = _plain(m.symbol or m.label)
         role = " (reaction of the neighbouring segment)" if m.reaction else ""
@@ -85,8 +91,9 @@ def _free_body(d: Any) -> str:
         parts.append(f"Loads on it ({len(loads)}): " + "; ".join(loads) + ".")
     if not symbolic and d.facts.get("force_scale"):
         per = 0.01 / d.facts["force_scale"]  # newtons per centimetre of arrow
-        parts.append(f"Arrows are drawn {_number(per)} N per cm of the drawing, and at "
-                     "least a tenth of the segment long.")
+        parts.append(f"Force arrows are drawn to scale, 1 cm on the axes (in metres) for "
+                     f"{_number(per)} N; an arrow shorter than a tenth of the segment is "
+                     "drawn that long.")
     if symbolic:
         parts.append("Symbols only: each arrow points the way the load acts; a load and "
                      "its reaction carry the same symbol and point opposite ways.")
@@ -116,15 +123,23 @@ def _sketch(d: Any) -> str:
     return " ".join(parts)
 
 
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _strobe(d: Any) -> str:
     f = d.facts
     times = f.get("times")
     poses = d.points["poses"]
     span = (f"from t = {_number(times[0])} s to {_number(times[-1])} s" if times is not None
             else f"over {f.get('n_frames')} frames")
+    every = int(f.get("every", 1))
+    step = ("every frame" if every == 1
+            else f"every {_ordinal(every)} of {f.get('n_frames')} frames")
     parts = [f"Strobe of a movement {span}: {d.frames} postures of a stick figure of "
-             f"{f.get('segments')} segment(s), every {f.get('every')}th of "
-             f"{f.get('n_frames')} frames, drawn over one another, darker with time."]
+             f"{f.get('segments')} segment(s) ({step}), drawn over one another, darker with "
+             "time."]
     if f.get("spread"):
         parts.append(f"Successive postures are shifted {_number(f['spread'])} m apart "
                      "along x to separate them.")

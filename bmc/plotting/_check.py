@@ -233,40 +233,39 @@ def _action_reaction(figure) -> list[FigureProblem]:
     return problems
 
 
-def _series(figure):
-    """Series that a legend tells apart: label -> (colour, line style, marker)."""
+def _series(ax):
+    """Series that the legend of ``ax`` tells apart: label -> (colour, line style, marker)."""
     from matplotlib.colors import to_hex
 
     seen = {}
-    for ax in figure.axes:
-        for line in ax.lines:
-            label = line.get_label()
-            if line.get_visible() and label and not label.startswith("_"):
-                seen.setdefault(label, (to_hex(line.get_color()), line.get_linestyle(),
-                                        line.get_marker() or "None"))
-        for coll in ax.collections:
-            label = coll.get_label()
-            colours = coll.get_facecolor()
-            if coll.get_visible() and label and not label.startswith("_") and len(colours):
-                paths = getattr(coll, "get_paths", lambda: [])()
-                kind = "markers" if type(coll).__name__ == "PathCollection" else "area"
-                seen.setdefault(label, (to_hex(colours[0]), kind, str(len(paths) and kind)))
+    for line in ax.lines:
+        label = line.get_label()
+        if line.get_visible() and label and not label.startswith("_"):
+            seen.setdefault(label, (to_hex(line.get_color()), line.get_linestyle(),
+                                    line.get_marker() or "None"))
+    for coll in ax.collections:
+        label = coll.get_label()
+        colours = coll.get_facecolor()
+        if coll.get_visible() and label and not label.startswith("_") and len(colours):
+            kind = "markers" if type(coll).__name__ == "PathCollection" else "area"
+            seen.setdefault(label, (to_hex(colours[0]), kind, kind))
     return seen
 
 
 def _colour_alone(figure, threshold: float) -> list[FigureProblem]:
     problems = []
-    for (la, a), (lb, b) in itertools.combinations(_series(figure).items(), 2):
-        if a[1:] != b[1:]:
-            continue  # another cue: line style or marker
-        distances = colour_distances(a[0], b[0])
-        vision, worst = min(distances.items(), key=lambda kv: kv[1])
-        if worst < threshold:
-            problems.append(FigureProblem(
-                "colour alone",
-                f"series {la!r} and {lb!r} have the same line style and marker and colours "
-                f"only {worst:.1f} apart under {vision} (CAM02-UCS; at least {threshold:g} "
-                "needed): give them different line styles or markers"))
+    for ax in figure.axes:
+        for (la, a), (lb, b) in itertools.combinations(_series(ax).items(), 2):
+            if a[1:] != b[1:]:
+                continue  # another cue: line style or marker
+            distances = colour_distances(a[0], b[0])
+            vision, worst = min(distances.items(), key=lambda kv: kv[1])
+            if worst < threshold:
+                problems.append(FigureProblem(
+                    "colour alone",
+                    f"series {la!r} and {lb!r} have the same line style and marker and "
+                    f"colours only {worst:.1f} apart under {vision} (CAM02-UCS; at least "
+                    f"{threshold:g} needed): give them different line styles or markers"))
     return problems
 
 
@@ -292,12 +291,14 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
        (for example ``M_2`` on the upper arm and on the forearm) is drawn opposite: forces
        within 2.6 degrees of antiparallel, moments with opposite senses of rotation, read
        from the drawn arrows and arcs;
-    5. **colour alone**: two series of the legend (different labels) with the same line
-       style and marker differ in colour by at least ``colour_distance`` CAM02-UCS units
+    5. **colour alone**: two series of one Axes (different legend labels) with the same
+       line style and marker differ in colour by at least ``colour_distance`` CAM02-UCS units
        (12) under normal vision, deuteranopia and protanopia (:func:`colour_distances`).
        12 units keep apart every pair of the Okabe-Ito palette, designed for colour-vision
        deficiency (its closest pairs: 14.0 under protanopia, 14.8 under deuteranopia) and
-       fail the default red and green of Matplotlib under deuteranopia (8.8).
+       fail Matplotlib's default orange and green (``C1``, ``C2``) under protanopia (1.6)
+       and its red and green (``tab:red``, ``tab:green``) under deuteranopia (5.2). Series
+       in different panels are told apart by their panel.
 
     Parameters
     ----------
@@ -382,4 +383,4 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
             + ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")))
     problems += _action_reaction(figure)
     problems += _colour_alone(figure, colour_distance)
-    return problems
+    return list(dict.fromkeys(problems))  # once each (panels repeat the same series)

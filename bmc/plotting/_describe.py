@@ -18,7 +18,9 @@ _STYLE_WORDS = {"-": "solid", "--": "dashed", "-.": "dash-dot", ":": "dotted"}
 
 def _number(value: float) -> str:
     """Three significant digits in plain notation (trailing zeros dropped)."""
-    if value == 0 or not np.isfinite(value):
+    if value == 0:
+        return "0"  # never "-0"
+    if not np.isfinite(value):
         return f"{value:g}"
     if abs(value) >= 1e5:
         return f"{value:.3g}"
