@@ -129,7 +129,7 @@ def estimates_against_truth(
         import matplotlib.pyplot as plt
 
         _, axes = plt.subplots(1, k, figsize=(min(7.2, 2.6 * k), 3.6), sharex=True,
-                               squeeze=False, layout="constrained")
+                               squeeze=False)  # the caller lays it out (tight_layout)
         axes = axes[0]
     elif len(axes) != k:
         raise ValueError(f"axes must hold {k} Axes, one per column of truth; got {len(axes)}")
