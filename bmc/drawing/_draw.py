@@ -197,42 +197,41 @@ def _fit(ax, pts: np.ndarray, margin: float, *, resize: bool = False,
 def _fit_labels(*axes) -> None:
     """Widen the limits of ``axes`` so that their labels, placed freely, lie inside.
 
-    The labels are placed once as if the axes had no edge, the limits widened to hold
-    them, and again (widening shrinks the drawing, so the labels take more metres). Every
-    Axes of one figure is fitted in the same two draws.
+    The figure is laid out (its layout engine only: nothing is drawn), the labels placed as
+    if the axes had no edge, and the limits widened to hold them with some room; once more,
+    since widening shrinks the drawing and the labels then take more metres.
     """
+    from bmc.drawing._labels import place
+
     fitted = [(ax, placer(ax)) for ax in axes if placer(ax).labels]
     if not fitted:
         return
     figure = fitted[0][0].figure
-    for _, place in fitted:
-        place.free = True
-    try:
-        for _ in range(3):
-            figure.draw_without_rendering()
-            renderer = figure.canvas.get_renderer() if hasattr(figure.canvas,
-                                                               "get_renderer") else None
-            if renderer is None:
-                return
-            changed = False
-            for ax, place in fitted:
-                lo = np.array([min(ax.get_xlim()), min(ax.get_ylim())])
-                hi = np.array([max(ax.get_xlim()), max(ax.get_ylim())])
-                inverse = ax.transData.inverted()
-                # each label with room around it: the axes may still shrink in the layout
-                room = 6.0 * figure.dpi / 72.0
-                corners = np.vstack([inverse.transform(
-                    t.get_window_extent(renderer).expanded(1.1, 1.2).padded(room)
-                    .get_points()) for t, _, _ in place.labels if t.get_visible()])
-                pad = 0.02 * float(np.max(hi - lo))
-                new_lo = np.minimum(lo, corners.min(axis=0) - pad)
-                new_hi = np.maximum(hi, corners.max(axis=0) + pad)
-                if not (np.allclose(new_lo, lo) and np.allclose(new_hi, hi)):
-                    changed = True
-                    ax.set_xlim(new_lo[0], new_hi[0])
-                    ax.set_ylim(new_lo[1], new_hi[1])
-            if not changed:
-                return
-    finally:
-        for _, place in fitted:
-            place.free = False
+    renderer = figure.canvas.get_renderer() if hasattr(figure.canvas, "get_renderer") else None
+    if renderer is None:
+        return
+    for _ in range(2):
+        engine = figure.get_layout_engine()
+        if engine is not None:
+            engine.execute(figure)
+        changed = False
+        for ax, labels in fitted:
+            ax.apply_aspect()
+            place(ax, labels.labels, renderer, bounded=False)
+            lo = np.array([min(ax.get_xlim()), min(ax.get_ylim())])
+            hi = np.array([max(ax.get_xlim()), max(ax.get_ylim())])
+            inverse = ax.transData.inverted()
+            # each label with room around it: the axes may still shrink in the layout
+            room = 6.0 * figure.dpi / 72.0
+            corners = np.vstack([inverse.transform(
+                t.get_window_extent(renderer).expanded(1.1, 1.2).padded(room)
+                .get_points()) for t, _, _ in labels.labels if t.get_visible()])
+            pad = 0.02 * float(np.max(hi - lo))
+            new_lo = np.minimum(lo, corners.min(axis=0) - pad)
+            new_hi = np.maximum(hi, corners.max(axis=0) + pad)
+            if not (np.allclose(new_lo, lo) and np.allclose(new_hi, hi)):
+                changed = True
+                ax.set_xlim(new_lo[0], new_hi[0])
+                ax.set_ylim(new_lo[1], new_hi[1])
+        if not changed:
+            return

@@ -5,8 +5,8 @@ fixed distance in points from an anchor (the free end of an arrow, the middle of
 segment's middle). Their size is fixed in points while the drawing scales with the axes, so
 where a label fits depends on the final size of the axes: a title added later, a figure
 laid out again, another panel beside it. :class:`_Placer` is an invisible artist drawn first
-in its axes; each time the figure is drawn it tries, for every label in turn, 64 positions
-(16 directions, starting with the preferred one, at 4 distances) and keeps the one that
+in its axes; each time the figure is drawn it tries, for every label in turn, 80 positions
+(16 directions, starting with the preferred one, at 5 distances) and keeps the one that
 covers the least: other labels and texts, segments, centres of mass and hinges, arrows,
 arcs and lines, the edge of the axes.
 """
@@ -26,10 +26,10 @@ def __dir__() -> list[str]:
 # Cost of covering each kind of thing (a label must never hide another label or leave the
 # axes; a segment is worse to cover than a thin line) and of not using the preferred spot.
 _COST = {"outside": 400.0, "label": 200.0, "shape": 40.0, "arrow": 25.0, "line": 12.0}
-_RANK = 0.6        # per step away from the preferred direction and distance
+_RANK = 0.12       # per candidate away from the preferred one: 80 of them cost less than a line
 _CLEAR = 2.5       # [pt] kept free around a label when judging what it covers
 _STEPS = (0, 1, -1, 2, -2, 3, -3, 4, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, -3.5)  # eighths
-_GAPS = (3.0, 9.0, 17.0, 28.0)       # [pt] from the anchor
+_GAPS = (3.0, 9.0, 17.0, 28.0, 40.0)  # [pt] from the anchor
 
 
 class _Placer(Artist):
@@ -41,7 +41,6 @@ class _Placer(Artist):
         super().__init__()
         self.axes = ax
         self.labels: list[tuple] = []  # (annotation, prefer [angle, rad, display], gaps)
-        self.free = False  # True while the limits are fitted: the edge of the axes is no bound
         ax.add_artist(self)
 
     def add(self, text, angle: float, gaps=_GAPS) -> None:
@@ -58,7 +57,7 @@ class _Placer(Artist):
 
     def draw(self, renderer) -> None:
         if self.labels and self.get_visible():
-            place(self.axes, self.labels, renderer, bounded=not self.free)
+            place(self.axes, self.labels, renderer)
         self.stale = False
 
 
@@ -78,30 +77,37 @@ def _pieces(path) -> list:
     """
     from matplotlib.path import Path
 
-    return [Path(p) for p in path.to_polygons(closed_only=False) if len(p)]
+    pieces = [p for p in path.to_polygons(closed_only=False) if len(p)]
+    # each polyline with its extent, for a quick rejection before the exact test
+    return [(Path(p), (*p.min(axis=0), *p.max(axis=0))) for p in pieces]
 
 
 def _obstacles(ax, managed: set[int], renderer):
-    """Find what the labels must not cover, in display coordinates: (kind, polylines)."""
-    shapes, texts = [], []
+    """Find what the labels must not cover, in display coordinates.
+
+    Returns ``(shapes, texts)``: for each kind of thing (``"shape"``, ``"line"``,
+    ``"arrow"``) its polylines and their extents ``(m, 4)``, and the boxes of the texts that
+    are not managed labels.
+    """
+    found: dict[str, list] = {"shape": [], "line": [], "arrow": []}
+    texts = []
     for patch in ax.patches:
         if patch.get_visible() and str(patch.get_gid()).startswith("bmc-"):
-            path = patch.get_transform().transform_path(patch.get_path())
-            shapes.append(("shape", _pieces(path)))
+            found["shape"] += _pieces(patch.get_transform().transform_path(patch.get_path()))
     for line in ax.lines:
         if line.get_visible() and len(line.get_xydata()):
-            path = line.get_transform().transform_path(line.get_path())
-            shapes.append(("line", _pieces(path)))
+            found["line"] += _pieces(line.get_transform().transform_path(line.get_path()))
     for text in ax.texts:
         if not text.get_visible():
             continue
         arrow = getattr(text, "arrow_patch", None)
         if arrow is not None and arrow.get_visible():
             text.update_positions(renderer)  # the arrow's ends, as it will be drawn
-            path = arrow.get_transform().transform_path(arrow.get_path())
-            shapes.append(("arrow", _pieces(path)))
+            found["arrow"] += _pieces(arrow.get_transform().transform_path(arrow.get_path()))
         if id(text) not in managed and text.get_text().strip():
             texts.append(text.get_window_extent(renderer))
+    shapes = [(kind, [p for p, _ in pieces], np.array([e for _, e in pieces]))
+              for kind, pieces in found.items() if pieces]
     return shapes, texts
 
 
@@ -133,8 +139,8 @@ def place(ax, labels, renderer, *, bounded: bool = True) -> None:
     shapes, texts = _obstacles(ax, managed, renderer)
     frame = ax.get_window_extent(renderer)
     frame = (frame.x0, frame.y0, frame.x1, frame.y1)
-    placed = [(t.x0, t.y0, t.x1, t.y1) for t in texts]
     clear = _CLEAR * dpi / 72.0
+    placed = [(t.x0 - clear, t.y0 - clear, t.x1 + clear, t.y1 + clear) for t in texts]
     for text, prefer, gaps in labels:
         if not text.get_visible() or not text.get_text().strip():
             continue
@@ -159,15 +165,17 @@ def place(ax, labels, renderer, *, bounded: bool = True) -> None:
                 continue
             wide = Bbox.from_extents(box[0] - clear, box[1] - clear, box[2] + clear,
                                      box[3] + clear)
-            for kind, polygons in shapes:
-                if any(q.intersects_bbox(wide, filled=kind == "shape") for q in polygons):
+            for kind, paths, ext in shapes:  # extents first, the exact test on the few left
+                near = np.nonzero((ext[:, 0] <= wide.x1) & (ext[:, 2] >= wide.x0)
+                                  & (ext[:, 1] <= wide.y1) & (ext[:, 3] >= wide.y0))[0]
+                if any(paths[i].intersects_bbox(wide, filled=kind == "shape") for i in near):
                     cost += _COST[kind]
             if best is None or cost < best[0]:
                 best = (cost, box, angle, gap, ha, va)
-            if cost < _RANK * 0.5:
-                break  # the preferred spot is free
+            if cost <= _RANK * rank + 1e-9:
+                break  # nothing covered: no later candidate can do better
         _, box, angle, gap, ha, va = best
         text.xyann = (gap * np.cos(angle), gap * np.sin(angle))
         text.set_horizontalalignment(ha)
         text.set_verticalalignment(va)
-        placed.append(box)
+        placed.append((box[0] - clear, box[1] - clear, box[2] + clear, box[3] + clear))

@@ -471,7 +471,9 @@ def lower_limb_diagrams(
 def _same_scale(axes) -> None:
     """Draw every Axes at one scale [m per inch]: the largest that fits each its content."""
     figure = axes[0].figure
-    figure.draw_without_rendering()
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(figure)  # the axes' boxes as they will be drawn (nothing drawn)
     boxes = [ax.get_position().transformed(figure.transFigure) for ax in axes]  # [px]
     spans = np.array([[np.ptp(ax.get_xlim()), np.ptp(ax.get_ylim())] for ax in axes])
     sizes = np.array([[b.width, b.height] for b in boxes]) / figure.dpi  # [in]
