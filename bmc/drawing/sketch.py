@@ -142,7 +142,7 @@ def model_sketch(
     created = ax is None
     ax = _new_axes(ax)
     d = Drawing(ax, points={"joints": pts}, kind="model sketch",
-                facts={"segments": pairs, "angle_meaning": {}, "chain": _is_chain(model)})
+                facts={"segments": pairs, "angle_meaning": {}, "chain": q is not None})
     for j, (a, b) in enumerate(pairs):
         _capsule(ax, pts[a], pts[b], 0.035 * size)
         if numbers:
