@@ -109,7 +109,6 @@ def _drawn_texts(figure):
 
     if not hasattr(figure.canvas, "get_renderer"):  # a Figure() made without pyplot
         FigureCanvasAgg(figure)
-    figure.canvas.draw()  # layout engines settle sizes in a first draw
     renderer = figure.canvas.get_renderer()
     drawn: dict[int, object] = {}
     original = renderer.draw_text
