@@ -20,6 +20,13 @@ if "BMC_DATA_DIR" not in os.environ and _SIBLING_DATA.is_dir():
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # Non-interactive matplotlib backend for tests (notebooks choose their own, inline).
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Figures a notebook shows with bmc.plotting.show are checked (bmc.plotting.check_figure) in
+# the kernels nbval starts when BMC_FIGURE_CHECK is "error" (a defect fails the cell) or
+# "warn". "off" while the notebooks are rewritten for issue 29; switch it to "error" once
+# `python tools/check_notebook_figures.py` reports no defect. Set it in the environment to
+# try it earlier: BMC_FIGURE_CHECK=error python -m pytest notebooks/02_two_link.ipynb
+NOTEBOOK_FIGURE_CHECK = "off"
+os.environ.setdefault("BMC_FIGURE_CHECK", NOTEBOOK_FIGURE_CHECK)
 
 
 @pytest.fixture
