@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bmc._kernels import cross, points_on_segments
+from bmc._kernels import perp as rotate90
 from bmc._validation import as_array, frames, positive
 
 __all__ = [
@@ -476,12 +478,11 @@ def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     >>> print(cross2([1.0, 0.0], [0.0, 2.0]))
     2.0
     """
-    # Types and shapes first; finiteness from the result, one scan instead of two (a hot
-    # path: every Newton-Euler step calls it twice on all frames).
+    # Types and shapes first; finiteness from the result, one scan instead of two.
     a = as_array(a, "a", last=2, finite=False)
     b = as_array(b, "b", last=2, finite=False)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+        out = cross(a, b)
     if not np.isfinite(out).all():
         as_array(a, "a", last=2)  # names the input that holds NaN or inf
         as_array(b, "b", last=2)
@@ -512,8 +513,7 @@ def perp(v: ArrayLike) -> np.ndarray:
     >>> print(perp([1.0, 2.0]))
     [-2.  1.]
     """
-    v = as_array(v, "v", last=2)
-    return np.stack([-v[..., 1], v[..., 0]], axis=-1)
+    return rotate90(as_array(v, "v", last=2))
 
 
 def lever_kinematics(
@@ -532,8 +532,9 @@ def lever_kinematics(
     - ``v_i = sum_j L_ij phidot_j perp(e_j)``,
     - ``a_i = sum_j L_ij (phiddot_j perp(e_j) - phidot_j**2 e_j)``.
 
-    This is the one copy of planar chain kinematics that :class:`bmc.chain.PlanarChain`,
-    :class:`bmc.tree.PlanarTree` and the worked models in :mod:`bmc.models` build on.
+    This is the one copy of planar chain kinematics (``bmc._kernels.points_on_segments``,
+    here with its arguments checked) that :class:`bmc.planar.PlanarModel`, and so every
+    planar model of the course, builds on.
 
     Parameters
     ----------
@@ -572,63 +573,10 @@ def lever_kinematics(
     if accelerations is not None:
         al = as_array(accelerations, "accelerations", unit="rad/s^2", last=n)
         named.append(("accelerations", al, 1))
-    lead = frames(*named)  # one frame of any of them goes with N frames of the others
-    lt = levers.T
-    p = lt.shape[1]
-
-    def carried(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        # sum_j L_ij (x_j, y_j) for all frames: two matrix products (frames, n) @ (n, p)
-        # on contiguous components, written into one (..., 2, p) array returned as a
-        # (..., p, 2) view. A stacked (p, n) @ (..., n, 2) runs one tiny product per frame
-        # and its (..., n, 2) temporaries cost as much again (2x slower at 1e5 frames).
-        out = np.empty(lead + (2, p))
-        np.matmul(x, lt, out=out[..., 0, :])
-        np.matmul(y, lt, out=out[..., 1, :])
-        return np.swapaxes(out, -1, -2)
-
-    if e.shape[:-2] != lead:  # one posture with N frames of rates
-        e = np.broadcast_to(e, lead + (n, 2))
-    c, s = np.ascontiguousarray(e[..., 0]), np.ascontiguousarray(e[..., 1])
-    r = carried(c, s)
+    frames(*named)  # one frame of any of them goes with N frames of the others
     if rates is None:
-        return (r,)
-    # perp(e) = (-s, c) in components, so de/dt = w perp(e) = (-w s, w c); the products are
-    # formed in place (each temporary is as large as the input: at 1e5 frames the
-    # allocations cost as much as the arithmetic).
-    ws, wc = w * s, w * c
-    v = carried(np.negative(ws), wc)
-    if accelerations is None:
-        return r, v
-    # d/dt (w perp(e)) = al perp(e) - w^2 e = (-(al s + w wc), al c - w ws)
-    x = np.multiply(al, s)
-    x += np.multiply(w, wc, out=wc)
-    np.negative(x, out=x)
-    y = np.multiply(al, c)
-    y -= np.multiply(w, ws, out=ws)
-    return r, v, carried(x, y)
-
-
-FORWARD_REACH: dict[str, object] = {
-    "start": (0.40, -0.40),
-    "target": (0.87, 0.0),
-    "duration": 0.6,
-}
-"""The course's realistic reach, in one place (used by :func:`forward_reach`).
-
-A fast sagittal-plane forward reach of the right arm, seen from its right side (x forward,
-y up, origin at the shoulder): the fingertip starts on a table in front of the trunk,
-``start`` = (0.40, -0.40) arm lengths from the shoulder (elbow at the side of the trunk, just
-behind it: 24.8 deg of shoulder extension, 113.2 deg of elbow flexion), and ends at a
-target at shoulder height, ``target`` = (0.87, 0) arm lengths (55.0 deg of shoulder
-flexion, 59.9 deg of elbow flexion), in ``duration`` = 0.6 s on a straight minimum-jerk hand
-path (Flash and Hogan 1985; Atkeson and Hollerbach 1985 for vertical-plane reaches). Positions
-are fractions of the arm length ``l1 + l2`` (shoulder to fingertip), so that the joint angles
-do not depend on the subject's size. For the Dempster arm of a 70 kg, 1.70 m subject
-(0.748 m) the hand travels 0.46 m with a peak speed of 1.44 m/s (0.75 g peak acceleration),
-the shoulder turns at up to 250 deg/s and the elbow at up to 197 deg/s. The course's tests
-check the postures against published ranges of motion and the peak speeds and torques
-against published human values.
-"""
+        return points_on_segments(levers, e)
+    return points_on_segments(levers, e, w, None if accelerations is None else al)
 
 
 def forward_reach(

@@ -23,12 +23,11 @@ source writes ``R_F`` for the matrix that maps global to foot coordinates, which
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, frames, inertia_tensors, positive, rotation_matrices
+from bmc.constants import STANDARD_GRAVITY
 from bmc.rotations import skew
 
 __all__ = ["MatrixForm", "assemble", "joint_loads", "solve"]
@@ -120,7 +119,7 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
 def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, rp: ArrayLike,
              acm: ArrayLike, omega: ArrayLike, omegadot: ArrayLike, f_ext: ArrayLike,
              p_ext: ArrayLike, *, free_moment: ArrayLike | None = None,
-             g: float = 9.80665) -> MatrixForm:
+             g: float = STANDARD_GRAVITY) -> MatrixForm:
     """Assemble the matrix form of the 3D Newton-Euler equations of a chain of segments.
 
     Segments are numbered from the distal end (1 = foot, 2 = shank, ...). Segment ``i``'s
@@ -158,8 +157,8 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     free_moment : array_like, shape (N, 3) or (3,), optional
         External free moment on segment 1, global frame [N m] (default zero).
     g : float, optional
-        Acceleration of free fall [m/s^2] along -y (default 9.80665, as
-        :func:`bmc.invdyn2d`).
+        Acceleration of free fall [m/s^2] along -y (default
+        :data:`bmc.constants.STANDARD_GRAVITY`, as :func:`bmc.invdyn2d`).
 
     Returns
     -------
@@ -235,42 +234,16 @@ def solve(system: MatrixForm) -> np.ndarray:
     return np.linalg.solve(system.A, system.b[..., None])[..., 0]
 
 
-_INPUTS = ("mass", "inertia", "R", "rcm", "rp", "acm", "omega", "omegadot", "f_ext", "p_ext")
-
-
-def _trial_inputs(args: tuple[Any, ...], free_moment: Any) -> tuple[tuple[Any, ...], Any]:
-    """Return the arguments of :func:`assemble` from arrays or from a trial passed first."""
-    trial = args[0]
-    if not all(hasattr(trial, name) for name in _INPUTS):
-        missing = [name for name, value in zip(_INPUTS, args, strict=True) if value is None]
-        if missing:
-            raise TypeError(f"joint_loads() needs {', '.join(missing)}; pass every array, or "
-                            f"a trial with the attributes {', '.join(_INPUTS)} (e.g. a "
-                            f"Stance) in place of them; got {type(trial).__name__} as mass")
-        return args, free_moment
-    extra = [name for name, value in zip(_INPUTS[1:], args[1:], strict=True) if value is not None]
-    if extra:
-        raise TypeError(f"joint_loads() takes {', '.join(extra)} from the trial "
-                        f"{type(trial).__name__}; pass them either way, not both")
-    if free_moment is None:
-        free_moment = getattr(trial, "free_moment", None)
-    return tuple(getattr(trial, name) for name in _INPUTS), free_moment
-
-
-def joint_loads(mass: ArrayLike | Any, inertia: ArrayLike | None = None,
-                R: ArrayLike | None = None, rcm: ArrayLike | None = None,
-                rp: ArrayLike | None = None, acm: ArrayLike | None = None,
-                omega: ArrayLike | None = None, omegadot: ArrayLike | None = None,
-                f_ext: ArrayLike | None = None, p_ext: ArrayLike | None = None, *,
-                free_moment: ArrayLike | None = None, g: float = 9.80665,
+def joint_loads(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike,  # noqa: N803
+                rp: ArrayLike, acm: ArrayLike, omega: ArrayLike, omegadot: ArrayLike,
+                f_ext: ArrayLike, p_ext: ArrayLike, *,
+                free_moment: ArrayLike | None = None, g: float = STANDARD_GRAVITY,
                 frame: str = "segment") -> tuple[np.ndarray, np.ndarray]:
     """Joint forces and moments of a chain by the matrix formalism (one solve per frame).
 
-    Takes the arguments of :func:`assemble` (see there for shapes and units), or a trial in
-    their place: any object with the attributes ``mass``, ``inertia``, ``R``, ``rcm``,
-    ``rp``, ``acm``, ``omega``, ``omegadot``, ``f_ext``, ``p_ext`` and optionally
-    ``free_moment`` (the default of that argument), for example
-    :class:`bmc.models.stance.Stance`: ``joint_loads(stance)``.
+    Takes the arguments of :func:`assemble` (see there for shapes and units). A trial that
+    holds them, such as :class:`bmc.models.stance.Stance`, gives them by name:
+    ``joint_loads(**stance.inputs())``.
 
     Parameters
     ----------
@@ -296,9 +269,6 @@ def joint_loads(mass: ArrayLike | Any, inertia: ArrayLike | None = None,
     """
     if frame not in ("segment", "global"):
         raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
-    (mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext), free_moment = \
-        _trial_inputs((mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext),
-                      free_moment)
     system = assemble(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext,
                       free_moment=free_moment, g=g)
     one_frame = (np.ndim(R) == 3 and all(np.ndim(v) == 2 for v in (rcm, rp, acm, omega, omegadot))

@@ -598,7 +598,7 @@ def simulate_chain(
     q, qd, work = res.y[:, :n], res.y[:, n: 2 * n], res.y[:, 2 * n]
     applied = _sampled(tau, torque, n, res.t, q, qd)
     forces = None if force is None else _sampled(F, force, 2, res.t, q, qd)
-    qdd = chain.forward_dynamics(q, qd, applied, F=forces)
+    qdd = chain.forward_dynamics(q, qd, applied, contact_force=forces)
     kinetic = 0.5 * np.einsum("fi,fij,fj->f", qd, chain.mass_matrix(q), qd)
     return ChainSimulation(
         t=res.t, q=q, qd=qd, qdd=qdd, tau=applied, energy=chain.energy(q, qd), kinetic=kinetic,

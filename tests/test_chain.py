@@ -81,7 +81,7 @@ def test_agrees_with_independent_lagrangian(n):
     C = chain.velocity_terms(q, qd)
     G = chain.gravity_terms(q)
     E = chain.external_terms(q, force)
-    tau = chain.inverse_dynamics(q, qd, qdd, F=force)
+    tau = chain.inverse_dynamics(q, qd, qdd, contact_force=force)
     for f in range(frames):
         args = (q[f], qd[f], *params, force[f, 0], force[f, 1])
         M_ref = np.asarray(mass_f(*args), dtype=float)
@@ -109,7 +109,7 @@ def test_one_link_closed_form():
     # T = I_o qdd + m g d cos(a) + L F_x sin(a) - L F_y cos(a): exact algebra, rounding only.
     expected = ((inertia + m * c**2) * qdd[:, 0] + m * g * c * np.cos(q[:, 0])
                 + force[:, 0] * np.sin(q[:, 0]) - force[:, 1] * np.cos(q[:, 0]))
-    np.testing.assert_allclose(rod.inverse_dynamics(q, qd, qdd, F=force)[:, 0], expected,
+    np.testing.assert_allclose(rod.inverse_dynamics(q, qd, qdd, contact_force=force)[:, 0], expected,
                                rtol=1e-12, atol=1e-12)
     # One link: no centripetal torque about the hinge, whatever the speed (exactly zero).
     np.testing.assert_array_equal(rod.velocity_terms(q, qd), 0.0)
@@ -147,8 +147,8 @@ def test_forward_inverts_inverse(n):
     qd = rng.uniform(-5, 5, (50, n))
     qdd = rng.uniform(-30, 30, (50, n))
     force = rng.uniform(-20, 20, (50, 2))
-    tau = chain.inverse_dynamics(q, qd, qdd, F=force)
-    back = chain.forward_dynamics(q, qd, tau, F=force)
+    tau = chain.inverse_dynamics(q, qd, qdd, contact_force=force)
+    back = chain.forward_dynamics(q, qd, tau, contact_force=force)
     # One linear solve with a well-conditioned M (condition < 1e4 here): ~1e-13 absolute.
     np.testing.assert_allclose(back, qdd, rtol=1e-10, atol=1e-10)
 
@@ -162,7 +162,7 @@ def test_unchecked_single_frame_dynamics_matches_public_methods():
         force = rng.uniform(-20, 20, 2)
         qdd, power = chain.frame_accelerations(q, qd, tau, force)
         # Same equations, different order of operations: rounding only.
-        np.testing.assert_allclose(qdd, chain.forward_dynamics(q, qd, tau, F=force),
+        np.testing.assert_allclose(qdd, chain.forward_dynamics(q, qd, tau, contact_force=force),
                                    rtol=1e-11, atol=1e-11)
         np.testing.assert_allclose(power, -qd @ chain.external_terms(q, force), rtol=1e-12)
         np.testing.assert_allclose(chain.frame_accelerations(q, qd, tau)[0],
@@ -228,7 +228,7 @@ def test_shapes_and_broadcasting():
     one = arm.inverse_dynamics([0.1, 0.2], [0.0, 1.0], [1.0, 0.0])
     assert one.shape == (2,)
     q = np.tile([0.1, 0.2], (4, 1))
-    many = arm.inverse_dynamics(q, [0.0, 1.0], [1.0, 0.0], F=[1.0, 2.0])
+    many = arm.inverse_dynamics(q, [0.0, 1.0], [1.0, 0.0], contact_force=[1.0, 2.0])
     assert many.shape == (4, 2)
     np.testing.assert_allclose(many - arm.external_terms(q, [1.0, 2.0]),
                                np.broadcast_to(one, (4, 2)), rtol=1e-14)

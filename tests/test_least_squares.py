@@ -18,7 +18,7 @@ def test_inputs_are_checked(kuo_model):
     with pytest.raises(ValueError, match="same number of frames"):
         ls.newton_euler(kuo_model, np.ones((5, 3)), np.zeros((4, 3)), np.zeros((5, 3)),
                         np.zeros((5, 3)))
-    with pytest.raises(TypeError, match="model must be a FourSegmentModel"):
+    with pytest.raises(TypeError, match="model must be a planar model"):
         ls.system(None, np.ones(3), np.zeros(3), np.zeros(3), np.zeros(3))
 
 
