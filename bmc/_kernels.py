@@ -8,7 +8,8 @@ checked. The public functions and methods that use them (:mod:`bmc.kinematics`,
 (CONTRIBUTING.md, "Architecture"). Each formula here is written once in the package:
 
 - the planar cross product and the +90 degree rotation (:func:`cross`, :func:`perp`);
-- the kinematics of points carried by rotating segments (:func:`points_on_segments`);
+- the kinematics of points carried by rotating segments and their Jacobian
+  (:func:`points_on_segments`, :func:`lever_jacobian`);
 - one planar Newton-Euler step and the one upward recursion built on it
   (:func:`newton_euler_step`, :func:`upward`);
 - ``M qdd + h`` of a planar model evaluated in blocks of frames (:func:`blocked_forces`).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BLOCK", "blocked_forces", "cross", "newton_euler_step", "perp",
+__all__ = ["BLOCK", "blocked_forces", "cross", "lever_jacobian", "newton_euler_step", "perp",
            "points_on_segments", "upward"]
 
 BLOCK = 8192  # frames per block of blocked_forces: the (n, BLOCK) buffers stay in cache
@@ -80,6 +81,15 @@ def points_on_segments(levers: np.ndarray, axes: np.ndarray, rates: np.ndarray |
     y = np.multiply(al, c)
     y -= np.multiply(w, ws, out=ws)
     return r, v, carried(x, y)
+
+
+def lever_jacobian(levers: np.ndarray, axes: np.ndarray, angle_map: np.ndarray) -> np.ndarray:
+    """``d r_p / d q`` (..., p, 2, k) of the points ``r_p = sum_j L_pj e_j`` (base fixed).
+
+    ``e_j`` turns at ``dpsi_j/dq = angle_map[j]`` (n, k), so each point moves by
+    ``sum_j L_pj perp(e_j) angle_map[j]`` per unit rate of the coordinates.
+    """
+    return np.einsum("pj,...jd,jk->...pdk", levers, perp(axes), angle_map)
 
 
 def newton_euler_step(rcm: np.ndarray, rd: np.ndarray, rp: np.ndarray, acm: np.ndarray,

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bmc._kernels import blocked_forces, cross, perp, points_on_segments, upward
+from bmc._kernels import (
+    blocked_forces,
+    cross,
+    lever_jacobian,
+    perp,
+    points_on_segments,
+    upward,
+)
 
 __all__ = ["Kernel", "Topology"]
 
@@ -160,8 +167,7 @@ class Kernel:
 
     def point_jacobian(self, q: np.ndarray, levers: np.ndarray) -> np.ndarray:
         """``d r / d q`` of the points at ``levers`` (p, n): (..., p, 2, k) [m/rad, 1]."""
-        en = perp(self.axes(self.theta(q)))  # (..., n, 2)
-        jac = np.einsum("pj,...jd,jk->...pdk", levers, en, self.A)
+        jac = lever_jacobian(levers, self.axes(self.theta(q)), self.A)
         if self.floating:
             jac[..., 0, 0] += 1.0
             jac[..., 1, 1] += 1.0

@@ -178,12 +178,12 @@ class PlanarChain(PlanarModel):
                             f"{type(segments).__name__}")
         segments = list(segments)
         try:
-            params = [[float(getattr(s, f)) for s in segments]
-                      for f in ("length", "com", "mass", "inertia")]
+            lengths, com, masses, inertias = ([float(getattr(s, f)) for s in segments]
+                                              for f in ("length", "com", "mass", "inertia"))
         except AttributeError as exc:
             raise TypeError("segments must have length, com, mass and inertia attributes "
                             f"(e.g. bmc.anthropometry.Segment): {exc}") from None
-        return cls(*params, g=g)
+        return cls(lengths, com, masses, inertias, g=g)
 
     # ------------------------------------------------------------------ parameters
     @property

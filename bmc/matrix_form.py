@@ -77,18 +77,21 @@ class MatrixForm:
         return self.qdd @ self.M.T - self.C - self.G - self.E
 
 
-def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext,
-                    free_moment):
+def _segment_inputs(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike,  # noqa: N803
+                    rcm: ArrayLike, rp: ArrayLike, acm: ArrayLike, omega: ArrayLike,
+                    omegadot: ArrayLike, f_ext: ArrayLike, p_ext: ArrayLike,
+                    free_moment: ArrayLike | None
+                    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Validate and broadcast the chain inputs to (N, n, ...) arrays."""
-    mass = as_array(mass, "mass", unit="kg", ndim=1)
-    n = mass.shape[0]
-    if n < 1 or np.any(mass <= 0):
-        raise ValueError(f"mass [kg] must hold one positive mass per segment; got {mass}")
-    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3))
-    if inertia.shape != (n, 3, 3):
+    masses = as_array(mass, "mass", unit="kg", ndim=1)
+    n = masses.shape[0]
+    if n < 1 or np.any(masses <= 0):
+        raise ValueError(f"mass [kg] must hold one positive mass per segment; got {masses}")
+    tensors = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3))
+    if tensors.shape != (n, 3, 3):
         raise ValueError(f"inertia [kg m^2] must have shape ({n}, 3, 3), one tensor per "
-                         f"segment in its own frame; got shape {inertia.shape}")
-    inertia_tensors(inertia, "inertia")
+                         f"segment in its own frame; got shape {tensors.shape}")
+    inertia_tensors(tensors, "inertia")
     per_segment = {}
     for name, value, unit, tail in (("R", R, "", (3, 3)), ("rcm", rcm, "m", (3,)),
                                     ("rp", rp, "m", (3,)), ("acm", acm, "m/s^2", (3,)),
@@ -102,18 +105,19 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
                              f"(N, {n}, ...) for N frames; got shape {arr.shape}")
         per_segment[name] = rotation_matrices(arr, "R") if name == "R" else arr
     external = {}
-    for name, value, unit in (("f_ext", f_ext, "N"), ("p_ext", p_ext, "m"),
-                              ("free_moment", free_moment, "N m")):
-        if value is None:
+    loads: tuple[tuple[str, ArrayLike | None, str], ...] = (
+        ("f_ext", f_ext, "N"), ("p_ext", p_ext, "m"), ("free_moment", free_moment, "N m"))
+    for name, given, unit in loads:
+        if given is None:
             external[name] = np.zeros((1, 3))
         else:
-            external[name] = np.atleast_2d(as_array(value, name, unit=unit, last=3,
+            external[name] = np.atleast_2d(as_array(given, name, unit=unit, last=3,
                                                     ndim=(1, 2)))
     lead = frames(*((k, v, v.ndim - 1) for k, v in (*per_segment.items(), *external.items())))
     N = lead[0] if lead else 1
     out = {k: np.broadcast_to(v, (N, *v.shape[1:])) for k, v in per_segment.items()}
     out.update({k: np.broadcast_to(v, (N, 3)) for k, v in external.items()})
-    return mass, inertia, out
+    return masses, tensors, out
 
 
 def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, rp: ArrayLike,
@@ -176,9 +180,9 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     ((1, 6, 6), array([ 0., 20.,  0.]))
     """
     g = positive(g, "g", unit="m/s^2", allow_zero=True)
-    mass, inertia, d = _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot,
-                                       f_ext, p_ext, free_moment)
-    n = mass.shape[0]
+    masses, tensors, d = _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot,
+                                         f_ext, p_ext, free_moment)
+    n = masses.shape[0]
     N = d["R"].shape[0]
     R, Rt = d["R"], np.swapaxes(d["R"], -1, -2)
     eye = np.eye(3)
@@ -189,13 +193,13 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     C = np.zeros((N, 6 * n))
     E = np.zeros((N, 6 * n))
     A = np.zeros((N, 6 * n, 6 * n))
-    I_omega = np.einsum("ijk,nik->nij", inertia, d["omega"])            # (N, n, 3)
+    I_omega = np.einsum("ijk,nik->nij", tensors, d["omega"])            # (N, n, 3)
     gyro = np.cross(d["omega"], I_omega)                                # omega x I omega
     for i in range(n):                      # a loop over segments, never over frames
         f, m = slice(6 * i, 6 * i + 3), slice(6 * i + 3, 6 * i + 6)
-        M[f, f] = mass[i] * eye
-        M[m, m] = inertia[i]
-        G[f] = mass[i] * np.array([0.0, -g, 0.0])
+        M[f, f] = masses[i] * eye
+        M[m, m] = tensors[i]
+        G[f] = masses[i] * np.array([0.0, -g, 0.0])
         qdd[:, f] = d["acm"][:, i]
         qdd[:, m] = d["omegadot"][:, i]
         C[:, m] = -gyro[:, i]
@@ -272,7 +276,8 @@ def joint_loads(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLik
     system = assemble(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext,
                       free_moment=free_moment, g=g)
     one_frame = (np.ndim(R) == 3 and all(np.ndim(v) == 2 for v in (rcm, rp, acm, omega, omegadot))
-                 and all(np.ndim(v) <= 1 for v in (f_ext, p_ext, free_moment)))
+                 and all(np.ndim(v) <= 1 for v in (f_ext, p_ext))
+                 and (free_moment is None or np.ndim(free_moment) <= 1))
     x = solve(system).reshape(system.qdd.shape[0], -1, 2, 3)
     F, M = x[:, :, 0], x[:, :, 1]
     if frame == "global":

@@ -257,6 +257,7 @@ def _segment_parameters(segments: object) -> tuple[np.ndarray, np.ndarray, np.nd
             return obj[key]
         return getattr(obj, key)
 
+    values: list[object]
     try:
         if isinstance(segments, Mapping) and all(s in segments for s in _SEGMENTS):
             items = [segments[s] for s in _SEGMENTS]
@@ -276,7 +277,7 @@ def _segment_parameters(segments: object) -> tuple[np.ndarray, np.ndarray, np.nd
             f"segments (e.g. bmc.anthropometry.segment(...)); got {type(segments).__name__}"
         ) from None
     mass, inertia, frac = (
-        as_array(v, f"segments.{f}", unit=u, ndim=1)
+        as_array(v, f"segments.{f}", unit=u, ndim=1)  # type: ignore[arg-type]
         for v, f, u in zip(values, fields, ("kg", "kg m^2", "-"), strict=True)
     )
     for arr, f in ((mass, "mass"), (inertia, "inertia"), (frac, "com_fraction")):

@@ -25,7 +25,9 @@ The model
   too when the base is fixed and the root turns (the chain's shoulder). Joint torques act
   counter-clockwise on the child (distal) segment and clockwise on its parent.
 
-Dynamics: ``M(q) qdd + h(q, qd) = P tau + J^T w`` with :meth:`PlanarModel.mass_matrix`,
+A model keeps its parameters and the meaning of its coordinates; the algorithms are the
+interface's, written once and marked ``typing.final`` (the type checker refuses a model that
+overrides one). Dynamics: ``M(q) qdd + h(q, qd) = P tau + J^T w`` with :meth:`PlanarModel.mass_matrix`,
 :meth:`~PlanarModel.bias_forces` (velocity and gravity terms), :attr:`~PlanarModel.torque_matrix`
 ``P`` (generalized forces of unit joint torques) and a load ``w`` of the environment at a
 contact point. Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import final
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -362,6 +365,7 @@ class PlanarModel:
             idx += [2 * j, 2 * j + 1]
         return np.asarray(idx, dtype=int)
 
+    @final
     def check_state(self, **state: ArrayLike | None) -> list[np.ndarray]:
         """``q``, ``qd``, ``qdd`` (those given, in that order) as checked float arrays.
 
@@ -392,6 +396,7 @@ class PlanarModel:
         return where, force, moment
 
     # ------------------------------------------------------------------ kinematics
+    @final
     def segment_angles(self, q: ArrayLike) -> np.ndarray:
         """Segment angles ``theta`` [rad], shape (..., n), of coordinates ``q`` (..., k)."""
         return self.kernel.theta(self.check_state(q=q)[0])
@@ -400,39 +405,47 @@ class PlanarModel:
         """Unit axis of every segment (proximal to distal), (..., n, 2), of segment angles."""
         return self.kernel.axes(as_array(angles, "angles", unit="rad", last=self.n))
 
+    @final
     def proximal_positions(self, q: ArrayLike) -> np.ndarray:
         """Proximal joint of every segment (the base for the root), (..., n, 2) [m]."""
         return self.kernel.points(self.check_state(q=q)[0], self.lever)
 
+    @final
     def distal_positions(self, q: ArrayLike) -> np.ndarray:
         """Distal end of every segment, (..., n, 2) [m]."""
         return self.kernel.points(self.check_state(q=q)[0], self.lever + np.diag(self.lengths))
 
+    @final
     def com_positions(self, q: ArrayLike) -> np.ndarray:
         """Centre of mass of every segment, (..., n, 2) [m]."""
         return self.kernel.points(self.check_state(q=q)[0], self.com_lever)
 
+    @final
     def point(self, q: ArrayLike, segment: int | str, distance: float) -> np.ndarray:
         """Position (..., 2) [m] of the point ``distance`` [m] along ``segment``'s axis."""
         i, d = self._on_segment(segment, distance)
         return self.kernel.point(self.check_state(q=q)[0], i, d)
 
+    @final
     def kinematics(self, q: ArrayLike, qd: ArrayLike,
                    qdd: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centre-of-mass position [m], velocity [m/s], acceleration [m/s^2], (..., n, 2) each."""
         return self.kernel.com_kinematics(*self.check_state(q=q, qd=qd, qdd=qdd))
 
+    @final
     def point_jacobian(self, q: ArrayLike, segment: int | str, distance: float) -> np.ndarray:
         """``d r / d q`` of a point on a segment, (..., 2, k) [m/rad, 1]."""
         i, d = self._on_segment(segment, distance)
         return self.kernel.point_jacobian(self.check_state(q=q)[0],
                                           self.kernel.lever_row(i, d)[None])[..., 0, :, :]
 
+    @final
     def com_jacobian(self, q: ArrayLike) -> np.ndarray:
         """``d r_i / d q`` of every centre of mass, (..., n, 2, k)."""
         return self.kernel.point_jacobian(self.check_state(q=q)[0], self.com_lever)
 
     # ------------------------------------------------- absolute and augmented coordinates
+    @final
     def absolute_coordinates(self, q: ArrayLike, z: ArrayLike | None = None) -> np.ndarray:
         """``p = [x_1, y_1, theta_1, ...]`` (..., 3n): centres of mass and segment angles.
 
@@ -450,30 +463,37 @@ class PlanarModel:
         theta = np.broadcast_to(self.kernel.theta(qq), r.shape[:-1])
         return np.concatenate([r, theta[..., None]], axis=-1).reshape(r.shape[:-2] + (-1,))
 
+    @final
     def jacobian_q(self, q: ArrayLike) -> np.ndarray:
         """``D = dp/dq`` at ``z = 0`` (eq. 2.4), shape (..., 3n, k)."""
         return self.kernel.jacobian_q(self.check_state(q=q)[0])
 
+    @final
     def jacobian_z(self) -> np.ndarray:
         """``E = dp/dz`` (eq. 2.4), shape (3n, 2 x joints); constant."""
         return self.kernel.jacobian_z()
 
+    @final
     def gamma(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """``gamma = Ddot qd`` (eq. 2.5): the accelerations of ``p`` at ``qdd = 0``, (..., 3n)."""
         return self.kernel.gamma(*self.check_state(q=q, qd=qd))
 
+    @final
     def constraints(self, p: ArrayLike) -> np.ndarray:
         """Joint constraints ``Phi(p)`` (eq. 2.1) [m, rad]: pins, then a fixed base's."""
         return self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n))[0]
 
+    @final
     def constraint_jacobian(self, p: ArrayLike) -> np.ndarray:
         """``C = dPhi/dp`` (eq. 2.1), shape (..., constraints, 3n)."""
         return self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n))[1]
 
+    @final
     def mass_diagonal(self) -> np.ndarray:
         """Diagonal of the mass matrix in ``p``, ``diag(m_i, m_i, I_i)``, shape (3n,)."""
         return self.kernel.mass_diagonal()
 
+    @final
     def applied_forces(self, q: ArrayLike, *, torques: ArrayLike | None = None,
                        contact_force: ArrayLike | None = None,
                        contact_point: Point | None = None,
@@ -498,10 +518,12 @@ class PlanarModel:
         return self.kernel.applied(qq, tau, where, force, moment)
 
     # ------------------------------------------------------------------ dynamics
+    @final
     def mass_matrix(self, q: ArrayLike) -> np.ndarray:
         """Mass matrix ``M(q)`` in the model's coordinates, (..., k, k) [kg, kg m, kg m^2]."""
         return self.kernel.mass_matrix(self.check_state(q=q)[0])
 
+    @final
     def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """Velocity and gravity terms ``h``, so that ``M qdd + h = P tau + J^T w``, (..., k).
 
@@ -510,15 +532,18 @@ class PlanarModel:
         """
         return self.kernel.bias(*self.check_state(q=q, qd=qd))
 
+    @final
     def velocity_terms(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """Centripetal and Coriolis terms ``C(q, qd)``, (..., k) [N, N m]."""
         return self.kernel.bias(*self.check_state(q=q, qd=qd), gravity=False)
 
+    @final
     def gravity_terms(self, q: ArrayLike) -> np.ndarray:
         """Gravity terms ``G(q)``: the generalized forces that hold the model still, (..., k)."""
         (qq,) = self.check_state(q=q)
         return self.kernel.bias(qq, np.zeros(self.k), velocity=False)
 
+    @final
     def inverse_dynamics(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
                          contact_point: Point | None = None,
                          contact_force: ArrayLike | None = None,
@@ -550,6 +575,7 @@ class PlanarModel:
         """Where a load acts unless told: the last segment's distal end (the hand)."""
         return (self.n - 1, float(self.lengths[-1]))
 
+    @final
     def contact_inverse_dynamics(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, *,
                                  contact_point: Point | None = None,
                                  contact_force: ArrayLike | None = None,
@@ -579,6 +605,7 @@ class PlanarModel:
         return InverseDynamics(np.broadcast_to(R, shape + (2,)).copy(),
                                np.broadcast_to(Mc, shape).copy(), tau, resid)
 
+    @final
     def forward_dynamics(self, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, *,
                          contact_point: Point | None = None,
                          contact_force: ArrayLike | None = None,
@@ -599,6 +626,7 @@ class PlanarModel:
         m = np.broadcast_to(m, rhs.shape + (self.k,))
         return np.linalg.solve(m, rhs[..., None])[..., 0]
 
+    @final
     def energy(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
         """Kinetic plus gravitational potential energy [J] (zero potential at y = 0)."""
         q_, qd_ = self.check_state(q=q, qd=qd)
@@ -606,6 +634,7 @@ class PlanarModel:
         heights = self.kernel.points(q_, self.com_lever)[..., 1]
         return kinetic + self.g * np.einsum("k,...k->...", self.masses, heights)
 
+    @final
     def base_reaction_terms(self, q: ArrayLike, qd: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """``C`` (..., 3, k) and ``d`` (..., 3): the base load ``[T, Fx, Fy] = C qdd + d``.
 
@@ -615,6 +644,7 @@ class PlanarModel:
         """
         return self.kernel.base_reaction_terms(*self.check_state(q=q, qd=qd))
 
+    @final
     def base_reaction(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
         """The base load ``[T, Fx, Fy]`` [N m, N, N] of a motion (see base_reaction_terms)."""
         q_, qd_, qdd_ = self.check_state(q=q, qd=qd, qdd=qdd)

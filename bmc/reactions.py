@@ -52,7 +52,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -356,7 +356,7 @@ class SymbolicModel:
     E: Any
     gamma: Any
     M: Any
-    params: dict
+    params: dict[Any, float]
 
     def gravity(self) -> Any:
         """Return ``h`` of gravity alone, ``(0, -m_i g, 0)`` per segment, with symbol ``g``."""
@@ -373,7 +373,7 @@ class SymbolicModel:
         E = self.E if columns is None else self.E[:, list(columns)]
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
-    def lambdify(self, expr: Any):
+    def lambdify(self, expr: Any) -> Callable[[ArrayLike, ArrayLike, ArrayLike], np.ndarray]:
         """Return a NumPy function ``f(q, qd, qdd)`` of ``expr``, the parameters' numbers in.
 
         Built on :func:`bmc.symbolic.broadcast_lambdify`, the course's one lambdify path:
@@ -415,7 +415,7 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
     qd = sp.Matrix(sp.symbols(f"xd_H yd_H phid1:{n + 1}"))
     qdd = sp.Matrix(sp.symbols(f"xdd_H ydd_H phidd1:{n + 1}"))
     z = sp.Matrix(sp.symbols(f"z1:{model.m + 1}")) if n > 1 else sp.zeros(0, 1)
-    params: dict = {}
+    params: dict[Any, float] = {}
     sym = {}
     for i in range(n):
         for name, value in (("m", model.masses[i]), ("J", model.inertias[i]),
@@ -423,7 +423,8 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
             s = sp.Symbol(f"{name}{i + 1}", positive=True)
             sym[name, i] = s
             params[s] = float(value)
-    prox, rows = [], []
+    prox: list[Any] = []
+    rows: list[Any] = []
     for i in range(n):
         phi = q[2 + i]
         e = int(model.direction[i]) * sp.Matrix([-sp.sin(phi), sp.cos(phi)])
