@@ -110,7 +110,7 @@ def newton_euler_step(rcm: np.ndarray, rd: np.ndarray, rp: np.ndarray, acm: np.n
 def upward(rcm: np.ndarray, acm: np.ndarray, alpha: np.ndarray, masses: np.ndarray,
            inertias: np.ndarray, points: np.ndarray, force: np.ndarray, moment: np.ndarray,
            g: float) -> tuple[np.ndarray, np.ndarray]:
-    """The Newton-Euler recursion along a path of segments, from a known load on the first.
+    """Run the Newton-Euler recursion along a path of segments from a load on the first.
 
     Segment ``j`` of the path (centre of mass ``rcm[..., j, :]``, its acceleration
     ``acm[..., j, :]``, angular acceleration ``alpha[..., j]``, ``masses[j]``,

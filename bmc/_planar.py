@@ -133,8 +133,11 @@ class Kernel:
         return q @ self.A.T + self.theta0
 
     def axes(self, theta: np.ndarray) -> np.ndarray:
-        """Unit axes (..., n, 2) of segment angles (..., n): ``theta`` turned by the zero
-        direction (exact for quarter turns: Blajer's ``s (-sin phi, cos phi)``)."""
+        """Return the unit axes (..., n, 2) of segment angles (..., n).
+
+        ``theta`` turned by the zero direction (exact for quarter turns: Blajer's
+        ``s (-sin phi, cos phi)``).
+        """
         c, s = np.cos(theta), np.sin(theta)
         c0, s0 = self._turn
         return np.stack([c0 * c - s0 * s, s0 * c + c0 * s], axis=-1)
@@ -145,7 +148,7 @@ class Kernel:
         return r + (q[..., None, :2] if self.floating else self.base)
 
     def point(self, q: np.ndarray, segment: int, distance: float) -> np.ndarray:
-        """The point ``distance`` along ``segment`` from its proximal joint, (..., 2) [m]."""
+        """Return the point ``distance`` along ``segment`` from its proximal joint [m]."""
         e = self.axes(self.theta(q))
         joint = points_on_segments(self.topology.lever[segment][None], e)[0][..., 0, :]
         return joint + (q[..., :2] if self.floating else self.base) + distance * e[..., segment, :]
@@ -202,7 +205,7 @@ class Kernel:
     def path_loads(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, path: list[int],
                    levers: np.ndarray, force: np.ndarray, moment: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
-        """The upward Newton-Euler recursion along ``path`` (segment indices).
+        """Run the upward Newton-Euler recursion along ``path`` (segment indices).
 
         ``force`` [N] and ``moment`` [N m] act on ``path[0]`` at the point of lever row
         ``levers[0]``; segment ``path[j]`` passes its load on at ``levers[j + 1]``. Returns
@@ -270,8 +273,11 @@ class Kernel:
 
     def load_forces(self, q: np.ndarray, levers: np.ndarray, segment: int, force: np.ndarray,
                     moment: np.ndarray | float) -> np.ndarray:
-        """Generalized forces (..., k) of ``force`` at the point ``levers`` (n,) and a free
-        ``moment`` on ``segment``: ``J^T F + A[segment] M``."""
+        """Return ``J^T F + A[segment] M`` (..., k): the generalized forces of a load.
+
+        ``force`` acts at the point of lever row ``levers`` (n,), the free ``moment`` on
+        ``segment``.
+        """
         jac = self.point_jacobian(q, levers[None])[..., 0, :, :]  # (..., 2, k)
         return (np.einsum("...dk,...d->...k", jac, force)
                 + np.multiply.outer(np.asarray(moment), self.A[segment]))
@@ -279,7 +285,7 @@ class Kernel:
     def applied(self, q: np.ndarray, torques: np.ndarray | None,
                 contact: tuple[int, float] | None, force: np.ndarray | None,
                 moment: np.ndarray | None) -> np.ndarray:
-        """Applied forces ``h`` on ``[x_i, y_i, theta_i]``, (..., 3n): gravity, torques, a load."""
+        """Return the applied forces ``h`` on ``[x_i, y_i, theta_i]`` (..., 3n)."""
         shapes = [q.shape[:-1]] + [x.shape[:-1] for x in (torques, force) if x is not None]
         if moment is not None:
             shapes.append(moment.shape)
@@ -341,7 +347,7 @@ class Kernel:
         return R, Mc, tau, resid
 
     def constraints(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The joint constraints ``Phi(p)`` (..., c) and their Jacobian ``C`` (..., c, 3n).
+        """Return the constraints ``Phi(p)`` (..., c) and their Jacobian ``C`` (..., c, 3n).
 
         Rows: each pin joint (x, y: the child's proximal joint from the child's
         coordinates minus the same point from the parent's, or the base point), then for a

@@ -658,10 +658,17 @@ class Measured(Protocol):
     exact_angles: bool
 
     @property
-    def n_frames(self) -> int: ...
-    def gains(self) -> np.ndarray: ...
-    def stack(self, x: ArrayLike) -> np.ndarray: ...
-    def per_frame(self, values: ArrayLike) -> np.ndarray: ...
+    def n_frames(self) -> int:
+        """Frames per realisation."""
+
+    def gains(self) -> np.ndarray:
+        """Noise gains of the processing, (N, 3, 3)."""
+
+    def stack(self, x: ArrayLike) -> np.ndarray:
+        """Per-trial data repeated for every realisation."""
+
+    def per_frame(self, values: ArrayLike) -> np.ndarray:
+        """Per-realisation values repeated for each frame."""
 
 
 def _measured(model: Any, meas: Any) -> tuple[PlanarModel, Measured]:
@@ -676,9 +683,10 @@ def _measured(model: Any, meas: Any) -> tuple[PlanarModel, Measured]:
 
 
 def _predict(model: PlanarModel, q: np.ndarray, qd: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    """The measurements ``z = [T, Fx, Fy, qdd]`` that joint torques imply (fixed base)."""
+    """Return the measurements ``z = [T, Fx, Fy, qdd]`` joint torques imply (fixed base)."""
     kernel = model.kernel
-    qdd = np.linalg.solve(kernel.mass_matrix(q), (tau @ kernel.P.T - kernel.bias(q, qd))[..., None])
+    rhs = tau @ kernel.P.T - kernel.bias(q, qd)
+    qdd = np.linalg.solve(kernel.mass_matrix(q), rhs[..., None])
     C, d = kernel.base_reaction_terms(q, qd)
     return np.concatenate([(C @ qdd)[..., 0] + d, qdd[..., 0]], axis=-1)
 

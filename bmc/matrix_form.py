@@ -23,6 +23,7 @@ source writes ``R_F`` for the matrix that maps global to foot coordinates, which
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike
 

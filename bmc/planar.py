@@ -27,9 +27,9 @@ The model
 
 A model keeps its parameters and the meaning of its coordinates; the algorithms are the
 interface's, written once and marked ``typing.final`` (the type checker refuses a model that
-overrides one). Dynamics: ``M(q) qdd + h(q, qd) = P tau + J^T w`` with :meth:`PlanarModel.mass_matrix`,
-:meth:`~PlanarModel.bias_forces` (velocity and gravity terms), :attr:`~PlanarModel.torque_matrix`
-``P`` (generalized forces of unit joint torques) and a load ``w`` of the environment at a
+overrides one). Dynamics: ``M(q) qdd + h(q, qd) = P tau + J^T w`` with
+:meth:`PlanarModel.mass_matrix`, :meth:`~PlanarModel.bias_forces` (velocity and gravity
+terms), :attr:`~PlanarModel.torque_matrix` ``P`` (generalized forces of unit joint torques) and a load ``w`` of the environment at a
 contact point. Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles
 counter-clockwise; **axis 0 is time** (every method takes one frame or ``N``).
 """
@@ -278,7 +278,7 @@ class PlanarModel:
 
     @property
     def path(self) -> np.ndarray:
-        """``path[i, j] = 1`` where segment ``i`` lies beyond joint ``j`` (read-only, (n, joints))."""
+        """``path[i, j] = 1`` where segment ``i`` lies beyond joint ``j``, (n, joints)."""
         return self.kernel.topology.subtree
 
     @property
@@ -288,7 +288,7 @@ class PlanarModel:
 
     @property
     def torque_matrix(self) -> np.ndarray:
-        """Generalized forces of unit joint torques, ``P`` of ``M qdd + h = P tau``, (k, joints)."""
+        """Generalized forces of unit joint torques, ``P`` in ``M qdd + h = P tau``."""
         return self.kernel.P.copy()
 
     @property
@@ -349,7 +349,7 @@ class PlanarModel:
         return i, d
 
     def joint_columns(self, joints: Sequence[int | str] | None) -> np.ndarray:
-        """Indices into ``lambda`` (x, y per joint) of the selected joints (default all)."""
+        """Return the indices into ``lambda`` (x, y per joint) of the joints (default all)."""
         if joints is None:
             return np.arange(self.m)
         idx = []
@@ -361,7 +361,8 @@ class PlanarModel:
             else:
                 j = integer(jnt, "joints", what="index or name of a joint")
                 if not 0 <= j < self.kernel.nj:
-                    raise ValueError(f"joint index must be in 0..{self.kernel.nj - 1}; got {jnt!r}")
+                    raise ValueError(f"joint index must be in 0..{self.kernel.nj - 1}; "
+                                     f"got {jnt!r}")
             idx += [2 * j, 2 * j + 1]
         return np.asarray(idx, dtype=int)
 
@@ -402,7 +403,7 @@ class PlanarModel:
         return self.kernel.theta(self.check_state(q=q)[0])
 
     def axes(self, angles: ArrayLike) -> np.ndarray:
-        """Unit axis of every segment (proximal to distal), (..., n, 2), of segment angles."""
+        """Return the unit axis of every segment (proximal to distal), (..., n, 2)."""
         return self.kernel.axes(as_array(angles, "angles", unit="rad", last=self.n))
 
     @final
@@ -498,7 +499,7 @@ class PlanarModel:
                        contact_force: ArrayLike | None = None,
                        contact_point: Point | None = None,
                        contact_moment: ArrayLike | None = None) -> np.ndarray:
-        """Applied forces ``h`` on ``p``, shape (..., 3n): gravity, joint torques, a contact.
+        """Return the applied forces ``h`` on ``p`` (..., 3n): gravity, torques, a contact.
 
         ``torques`` (..., joints) [N m] act counter-clockwise on each joint's child and
         clockwise on its parent; ``contact_force`` [N] acts at ``contact_point``
@@ -646,7 +647,7 @@ class PlanarModel:
 
     @final
     def base_reaction(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
-        """The base load ``[T, Fx, Fy]`` [N m, N, N] of a motion (see base_reaction_terms)."""
+        """Return the base load ``[T, Fx, Fy]`` [N m, N, N] of a motion (base_reaction_terms)."""
         q_, qd_, qdd_ = self.check_state(q=q, qd=qd, qdd=qdd)
         c, d = self.kernel.base_reaction_terms(q_, qd_)
         return (c @ qdd_[..., None])[..., 0] + d

@@ -98,17 +98,28 @@ class Trial(Protocol):
     """
 
     @property
-    def model(self) -> PlanarModel: ...
+    def model(self) -> PlanarModel:
+        """The model that moved."""
+
     @property
-    def q(self) -> np.ndarray: ...
+    def q(self) -> np.ndarray:
+        """Coordinates [m, rad], (N, k)."""
+
     @property
-    def qd(self) -> np.ndarray: ...
+    def qd(self) -> np.ndarray:
+        """Their rates, (N, k)."""
+
     @property
-    def qdd(self) -> np.ndarray: ...
+    def qdd(self) -> np.ndarray:
+        """Their second derivatives, (N, k)."""
+
     @property
-    def contact_force(self) -> np.ndarray: ...
+    def contact_force(self) -> np.ndarray:
+        """Force of the environment [N], (N, 2)."""
+
     @property
-    def contact_point(self) -> tuple[str, float]: ...
+    def contact_point(self) -> tuple[str, float]:
+        """Segment and distance [m] where it acts."""
 
 
 def _applied(model: PlanarModel, h: ArrayLike) -> np.ndarray:

@@ -8,7 +8,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
-from bmc.planar import PlanarModel
 from bmc.drawing._base import (
     _ANGLE,
     _GRAVITY,
@@ -23,6 +22,7 @@ from bmc.drawing._base import (
     _new_axes,
     _text,
 )
+from bmc.planar import PlanarModel
 
 __all__ = ["model_sketch"]
 
