@@ -30,8 +30,9 @@ interface's, written once and marked ``typing.final`` (the type checker refuses 
 overrides one). Dynamics: ``M(q) qdd + h(q, qd) = P tau + J^T w`` with
 :meth:`PlanarModel.mass_matrix`, :meth:`~PlanarModel.bias_forces` (velocity and gravity
 terms), :attr:`~PlanarModel.torque_matrix` ``P`` (generalized forces of unit joint
-torques) and a load ``w`` of the environment at a contact point. Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles
-counter-clockwise; **axis 0 is time** (every method takes one frame or ``N``).
+torques) and a load ``w`` of the environment at a contact point. Conventions: SI units;
+x forward, y up; gravity ``g > 0`` along -y; angles counter-clockwise; **axis 0 is time**
+(every method takes one frame or ``N``).
 """
 
 from __future__ import annotations
