@@ -83,13 +83,16 @@ def points_on_segments(levers: np.ndarray, axes: np.ndarray, rates: np.ndarray |
     return r, v, carried(x, y)
 
 
-def lever_jacobian(levers: np.ndarray, axes: np.ndarray, angle_map: np.ndarray) -> np.ndarray:
+def lever_jacobian(levers: np.ndarray, axes: np.ndarray,
+                   angle_map: np.ndarray | None) -> np.ndarray:
     """``d r_p / d q`` (..., p, 2, k) of the points ``r_p = sum_j L_pj e_j`` (base fixed).
 
     ``e_j`` turns at ``dpsi_j/dq = angle_map[j]`` (n, k), so each point moves by
-    ``sum_j L_pj perp(e_j) angle_map[j]`` per unit rate of the coordinates.
+    ``sum_j L_pj perp(e_j) angle_map[j]`` per unit rate of the coordinates (``None``: the
+    segment angles are the coordinates, the result is per segment angle, (..., p, 2, n)).
     """
-    return np.einsum("pj,...jd,jk->...pdk", levers, perp(axes), angle_map)
+    per_angle = np.einsum("pj,...jd->...pdj", levers, perp(axes))
+    return per_angle if angle_map is None else per_angle @ angle_map
 
 
 def newton_euler_step(rcm: np.ndarray, rd: np.ndarray, rp: np.ndarray, acm: np.ndarray,

@@ -111,6 +111,10 @@ class Kernel:
         self.Bm = bm
         am = a[moving]
         offsets = self.psi0[moving]
+        self._am, self._am_t = np.ascontiguousarray(am), np.ascontiguousarray(am.T)
+        self._psi0m = np.ascontiguousarray(offsets)
+        self._Im = np.diag(inertias[moving])
+        self._gsm = g * self.first
         self._blocked = {"angles": np.ascontiguousarray(am),
                          "offsets": offsets if np.any(offsets != 0.0) else None,
                          "B": bm, "gs": g * self.first,
@@ -122,6 +126,10 @@ class Kernel:
         gen[:, extra:] = am.T
         self._generalized = gen
         self._identity = am.shape == (self.k, self.k) and np.array_equal(am, np.eye(self.k))
+        # the coordinates whose columns are the segment angles, when A is [0 | I]
+        eye = np.eye(n)
+        self._embedded = (slice(self.k - n, None) if np.array_equal(a[:, self.k - n:], eye)
+                          and not np.any(a[:, :self.k - n]) else None)
         self.W: np.ndarray | None = None
         if not floating and self.P.shape[0] == self.P.shape[1]:
             self.W = np.linalg.inv(self.P)  # joint torques of generalized forces
@@ -170,7 +178,12 @@ class Kernel:
 
     def point_jacobian(self, q: np.ndarray, levers: np.ndarray) -> np.ndarray:
         """``d r / d q`` of the points at ``levers`` (p, n): (..., p, 2, k) [m/rad, 1]."""
-        jac = lever_jacobian(levers, self.axes(self.theta(q)), self.A)
+        axes = self.axes(self.theta(q))
+        if self._embedded is None:
+            jac = lever_jacobian(levers, axes, self.A)
+        else:  # the angles are coordinates (a tree's): place the columns, no product
+            jac = np.zeros(axes.shape[:-2] + (levers.shape[0], 2, self.k))
+            jac[..., self._embedded] = lever_jacobian(levers, axes, None)
         if self.floating:
             jac[..., 0, 0] += 1.0
             jac[..., 1, 1] += 1.0
@@ -219,19 +232,17 @@ class Kernel:
     # ------------------------------------------------------------------ dynamics
     def _project(self, x: np.ndarray, base: np.ndarray | None) -> np.ndarray:
         """Generalized forces from forces on the moving angles (..., nm) (and the base)."""
-        am = self.A[self.moving]
-        out = x.copy() if self._identity else x @ am
+        out = x if self._identity else x @ self._am
         if base is not None:
             out[..., :2] += base
         return out
 
     def mass_matrix(self, q: np.ndarray) -> np.ndarray:
         """``M(q)`` in the model's coordinates, (..., k, k)."""
-        psi = (q @ self.A.T + self.psi0)[..., self.moving]
-        mpsi = self.Bm * np.cos(psi[..., :, None] - psi[..., None, :]) + np.diag(
-            self.inertias[self.moving])
-        am = self.A[self.moving]
-        m = mpsi if self._identity else am.T @ mpsi @ am
+        psi = q @ self._am_t + self._psi0m
+        mpsi = self.Bm * np.cos(psi[..., :, None] - psi[..., None, :]) + self._Im
+        am = self._am
+        m = mpsi if self._identity else self._am_t @ mpsi @ am
         if self.floating:
             en = self.first[:, None] * perp(np.stack([np.cos(psi), np.sin(psi)], axis=-1))
             coupling = np.swapaxes(en, -1, -2) @ am  # (..., 2, k)
@@ -244,21 +255,19 @@ class Kernel:
     def bias(self, q: np.ndarray, qd: np.ndarray, *, velocity: bool = True,
              gravity: bool = True) -> np.ndarray:
         """``h(q, qd)`` (velocity and gravity terms) in the model's coordinates, (..., k)."""
-        mov = self.moving
-        psi = (q @ self.A.T + self.psi0)[..., mov]
-        w = (qd @ self.A.T)[..., mov]
-        h = np.zeros(np.broadcast_shapes(psi.shape, w.shape))
-        base = np.zeros(h.shape[:-1] + (2,)) if self.floating else None
+        psi = q @ self._am_t + self._psi0m
+        w = qd @ self._am_t
+        base = np.zeros(np.broadcast_shapes(psi.shape, w.shape)[:-1] + (2,)) \
+            if self.floating else None
+        h = self._gsm * np.cos(psi) if gravity else np.zeros_like(psi)
         if velocity:
             coupling = self.Bm * np.sin(psi[..., :, None] - psi[..., None, :])
-            h = h + (coupling @ (w**2)[..., None])[..., 0]
+            h = h + (coupling @ (w * w)[..., None])[..., 0]
             if base is not None:
                 e = np.stack([np.cos(psi), np.sin(psi)], axis=-1)
                 base = base - np.einsum("i,...i,...id->...d", self.first, w**2, e)
-        if gravity:
-            h = h + self.g * self.first * np.cos(psi)
-            if base is not None:
-                base = base + np.array([0.0, self.total * self.g])
+        if gravity and base is not None:
+            base = base + np.array([0.0, self.total * self.g])
         return self._project(h, base)
 
     def forces(self, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray, *,
@@ -309,23 +318,35 @@ class Kernel:
         """``C`` (..., 3, k) and ``d`` (..., 3) of the load ``[T, Fx, Fy]`` at the base point.
 
         The load the environment exerts on the model at its base point (moment about it,
-        force) when nothing else acts on it: ``C qdd + d`` by the momentum balances.
+        force) when nothing else acts on it: ``C qdd + d`` by the momentum balances. With
+        ``a_i = sum_j L_ij psidd_j perp(e_j) + ...`` the force needs the first moments
+        ``s_j = sum_i m_i L_ij`` and the moment ``sum_i m_i L_ij (r_i - r_B) . e_j``.
         """
-        zero = np.zeros(np.broadcast_shapes(q.shape, qd.shape))
-        r, _, a0 = self.com_kinematics(q, qd, zero)
-        jac = self.point_jacobian(q, self.topology.com_lever)  # (..., n, 2, k)
-        rb = q[..., None, :2] if self.floating else self.base
-        rel = r - rb
-        m = self.masses
-        c_force = np.einsum("i,...idk->...dk", m, jac)
-        c_torque = (self.inertias @ self.A
-                    + np.einsum("i,...i,...ik->...k", m, rel[..., 0], jac[..., :, 1, :])
-                    - np.einsum("i,...i,...ik->...k", m, rel[..., 1], jac[..., :, 0, :]))
-        c = np.concatenate([c_torque[..., None, :], c_force], axis=-2)
+        e = self.axes(self.theta(q))
+        w = qd @ self.A.T
+        r, _, a0 = points_on_segments(self.topology.com_lever, e, w, np.zeros_like(w))
+        if self.floating:  # relative to the base point; a_B is a coordinate's
+            a0 = a0 + np.zeros(q.shape[:-1] + (1, 2))
+        m, lever = self.masses, self.topology.com_lever
+        c, s = e[..., 0], e[..., 1]
+        # the force: sum_i m_i a_i = sum_j s_j psidd_j perp(e_j) (+ M a_B), s_j = sum_i m_i L_ij
+        first = m @ lever
+        c_force = np.stack([(-s * first) @ self.A, (c * first) @ self.A], axis=-2)
+        if self.floating:
+            c_force[..., 0, 0] += self.total
+            c_force[..., 1, 1] += self.total
+        # the moment about B: sum_j (I_j + sum_i m_i L_ij (r_i - r_B) . e_j) psidd_j
+        x, y = r[..., 0], r[..., 1]  # relative to the base point already
+        arm = c * ((x * m) @ lever) + s * ((y * m) @ lever)
+        c_torque = (self.inertias + arm) @ self.A
+        if self.floating:  # and the moment of sum_i m_i a_B about B
+            c_torque[..., 0] -= y @ m
+            c_torque[..., 1] += x @ m
+        C = np.concatenate([c_torque[..., None, :], c_force], axis=-2)
         gy = np.array([0.0, self.g])
         d_force = m @ a0 + self.total * gy
-        d_torque = cross(rel, a0 + gy) @ m
-        return c, np.concatenate([d_torque[..., None], d_force], axis=-1)
+        d_torque = cross(r, a0 + gy) @ m
+        return C, np.concatenate([d_torque[..., None], d_force], axis=-1)
 
     def contact_solution(self, q: np.ndarray, generalized: np.ndarray, segment: int,
                          distance: float, force: np.ndarray | None,
@@ -359,34 +380,29 @@ class Kernel:
         e = self.axes(pp[..., 2])
         en = perp(e)
         t = self.topology
-        rows: list[np.ndarray] = []
-        jac: list[np.ndarray] = []
         lead = p.shape[:-1]
-
-        def attach_point(seg: int, dist: float) -> tuple[np.ndarray, np.ndarray]:
-            # a point on a segment from its centre-of-mass coordinates, and its Jacobian
-            row = np.zeros(lead + (2, n, 3))
-            row[..., 0, seg, 0] = 1.0
-            row[..., 1, seg, 1] = 1.0
-            row[..., :, seg, 2] = (dist - self.com[seg]) * en[..., seg, :]
-            return pp[..., seg, :2] + (dist - self.com[seg]) * e[..., seg, :], row
-
-        joints = [(int(c), int(b)) for c, b in zip(t.joint_child, t.joint_parent, strict=True)]
-        fixed_base = not self.floating and (not joints or joints[0][1] >= 0)
-        for ch, b in joints + ([(0, -1)] if fixed_base else []):
-            point, row = attach_point(ch, 0.0)
-            if b >= 0:
-                other, orow = attach_point(b, float(np.asarray(t.lever[ch, b])))
-                point, row = point - other, row - orow
-            else:
+        pins = [(int(c), int(b)) for c, b in zip(t.joint_child, t.joint_parent, strict=True)]
+        if not self.floating and (not pins or pins[0][1] >= 0):
+            pins.append((0, -1))  # a welded root: its base point is held too
+        fixed = np.flatnonzero(~np.any(self.A != 0.0, axis=1))
+        rows = 2 * len(pins) + fixed.size
+        phi = np.empty(lead + (rows,))
+        jac = np.zeros(lead + (rows, n, 3))
+        for j, (ch, b) in enumerate(pins):  # joints (model size), not frames
+            xy = slice(2 * j, 2 * j + 2)
+            # the child's proximal joint from the child's coordinates ...
+            point = pp[..., ch, :2] - self.com[ch] * e[..., ch, :]
+            jac[..., 2 * j, ch, 0] = jac[..., 2 * j + 1, ch, 1] = 1.0
+            jac[..., xy, ch, 2] = -self.com[ch] * en[..., ch, :]
+            if b >= 0:  # ... minus the same point from the parent's
+                arm = float(t.lever[ch, b]) - self.com[b]
+                point = point - (pp[..., b, :2] + arm * e[..., b, :])
+                jac[..., 2 * j, b, 0] = jac[..., 2 * j + 1, b, 1] = -1.0
+                jac[..., xy, b, 2] = -arm * en[..., b, :]
+            else:  # ... minus the base point
                 point = point - self.base
-            rows.append(point)
-            jac.append(row)
-        for i in np.flatnonzero(~np.any(self.A != 0.0, axis=1)):
-            rows.append((pp[..., i, 2] - self.theta0[i])[..., None])
-            row = np.zeros(lead + (1, n, 3))
-            row[..., 0, i, 2] = 1.0
-            jac.append(row)
-        phi = np.concatenate(rows, axis=-1)
-        big = np.concatenate(jac, axis=-3)
-        return phi, big.reshape(lead + (phi.shape[-1], 3 * n))
+            phi[..., xy] = point
+        for r, i in enumerate(fixed, start=2 * len(pins)):
+            phi[..., r] = pp[..., i, 2] - self.theta0[i]
+            jac[..., r, i, 2] = 1.0
+        return phi, jac.reshape(lead + (rows, 3 * n))

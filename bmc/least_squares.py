@@ -301,8 +301,19 @@ class LeastSquaresResult(NamedTuple):
     grf: np.ndarray | None = None
 
 
-def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndarray:
-    """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero."""
+def _weigh(x: np.ndarray, info: tuple[np.ndarray, bool]) -> np.ndarray:
+    """``x @ W^-1`` for rows ``x`` (..., r, m): a product, or a scaling when W is diagonal."""
+    weights, diagonal = info
+    return x * weights[..., None, :] if diagonal else x @ weights
+
+
+def _information(cov: ArrayLike, m: int,
+                 available: ArrayLike | None) -> tuple[np.ndarray, bool]:
+    """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero.
+
+    Returned as weights (..., m) and True when every covariance is diagonal (Kuo's
+    Appendix B), as matrices (..., m, m) and False otherwise; :func:`_weigh` applies either.
+    """
     cov = as_array(cov, "cov", finite=False)
     if cov.ndim == 0 or cov.shape[-1] != m:
         raise ValueError(
@@ -311,6 +322,8 @@ def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndar
         )
     full = cov.ndim >= 2 and cov.shape[-2:] == (m, m)
     var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
+    if full and not np.any(cov[..., ~np.eye(m, dtype=bool)]):  # diagonal matrices
+        full = False
     if np.any(np.isnan(cov)) or np.any(var <= 0):
         raise ValueError("cov must have positive variances (use np.inf or `available` to "
                          "drop a channel) and no NaN")
@@ -324,12 +337,12 @@ def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndar
             )
         mask = mask & avail
     if not full:
-        return np.where(mask, 1.0 / np.where(mask, var, 1.0), 0.0)[..., None, :] * np.eye(m)
+        return np.where(mask, 1.0 / np.where(mask, var, 1.0), 0.0), True
     both = mask[..., :, None] & mask[..., None, :]
     if np.any(~np.isfinite(cov) & both):
         raise ValueError("cov has non-finite off-diagonal entries between used channels")
     kept = np.where(both, cov, np.eye(m))
-    return np.linalg.inv(kept) * both
+    return np.linalg.inv(kept) * both, False
 
 
 def weighted_least_squares(
@@ -376,7 +389,7 @@ def weighted_least_squares(
     m, p = A.shape[-2:]
     b = as_array(b, "b", last=m)
     info = _information(cov, m, available)
-    at_w = np.swapaxes(A, -1, -2) @ info
+    at_w = _weigh(np.swapaxes(A, -1, -2), info)
     normal = at_w @ A
     try:
         covariance = np.linalg.inv(normal)
@@ -544,8 +557,8 @@ def estimate_bias(
     # N = A^T W A, K = A^T W B, r = A^T W b; then per group the Schur complement
     # S = sum (B^T W B - K^T N^-1 K), t = sum (B^T W b - K^T N^-1 r), beta = S^-1 t, and
     # tau = N^-1 (r - K beta). The same solution as the sparse stacked system, without it.
-    at_w = np.swapaxes(A, -1, -2) @ info                      # (F, p, m)
-    bt_w = np.swapaxes(B, -1, -2) @ info                      # (F, nb, m) or (nb, m)
+    at_w = _weigh(np.swapaxes(A, -1, -2), info)               # (F, p, m)
+    bt_w = _weigh(np.broadcast_to(np.swapaxes(B, -1, -2), (n_f, nb, m)), info)  # (F, nb, m)
     normal = at_w @ A                                         # (F, p, p)
     coupling = at_w @ B                                       # (F, p, nb)
     rhs = np.einsum("fij,fj->fi", at_w, b)                    # (F, p)

@@ -386,7 +386,8 @@ class PlanarModel:
     def _load(self, contact_point: Point | None, contact_force: ArrayLike | None,
               contact_moment: ArrayLike | None, default: Point | None
               ) -> tuple[tuple[int, float] | None, np.ndarray | None, np.ndarray | None]:
-        point = contact_point if contact_point is not None else default
+        loaded = contact_force is not None or contact_moment is not None
+        point = contact_point if contact_point is not None else (default if loaded else None)
         where = None if point is None else self.locate(point)
         force = None if contact_force is None else as_array(contact_force, "contact_force",
                                                             unit="N", last=2)

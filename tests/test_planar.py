@@ -141,6 +141,34 @@ def test_base_reaction_is_the_momentum_balance(rng):
                                np.column_stack([torque, force]), atol=1e-10)
 
 
+@pytest.mark.parametrize("welded", [False, True])
+def test_fixed_base_reactions_by_both_formulas_and_the_recursion_agree(rng, welded):
+    # a fixed base: eq. (2.11) holds the base's constraints too (a pin, or a welded root);
+    # on consistent data it agrees with eq. (2.10) and with the Newton-Euler recursion
+    model = _random_tree(rng, floating=False, welded=welded)
+    q, qd, qdd = rng.uniform(-2, 2, (3, 6, model.k))
+    h = model.applied_forces(q, torques=model.inverse_dynamics(q, qd, qdd))
+    lam = reactions.reactions_augmented(model, q, qd, qdd, h)
+    np.testing.assert_allclose(reactions.reactions_classical(model, q, qd, h), lam,
+                               atol=1e-9 * np.abs(lam).max())
+    tip = (4, float(model.lengths[4]))  # from the free end of the branch, inward
+    ne, _ = reactions.reactions_newton_euler(model, q, qd, qdd, [0.0, 0.0], tip)
+    path = model.joint_columns([j for j, c in enumerate(model.kernel.topology.joint_child)
+                                if c in (3, 4)])
+    np.testing.assert_allclose(ne[..., -4:], lam[..., path], atol=1e-9 * np.abs(lam).max())
+
+
+def test_a_floating_base_reaction_is_the_load_that_holds_it_at_the_base(rng):
+    # two routes to the load at the base point of a floating model: the momentum balances
+    # (base_reaction) and the minimal form with the contact there (rounding only)
+    model = _random_tree(rng, floating=True)
+    q, qd, qdd = rng.uniform(-2, 2, (3, 5, model.k))
+    held = model.contact_inverse_dynamics(q, qd, qdd, contact_point=(0, 0.0))
+    np.testing.assert_allclose(model.base_reaction(q, qd, qdd),
+                               np.column_stack([held.contact_moment, held.contact_force]),
+                               atol=1e-10)
+
+
 def test_arguments_are_checked_once_at_the_entry(monkeypatch, rng):
     # every array argument is converted and checked once; the kernels inside check nothing
     import bmc._validation as validation
