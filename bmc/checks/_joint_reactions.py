@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bmc.checks._core import check_form, register_problem
-from bmc.tree import G
+from bmc.constants import G
 
 __all__ = [
     "check_reactions_E",
