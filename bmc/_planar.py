@@ -191,9 +191,17 @@ class Kernel:
 
     def jacobian_q(self, q: np.ndarray) -> np.ndarray:
         """``D``: derivative of ``[x_i, y_i, theta_i]`` with respect to ``q``, (..., 3n, k)."""
-        jac = self.point_jacobian(q, self.topology.com_lever)
-        d = np.concatenate([jac, np.broadcast_to(self.A[:, None, :], jac.shape[:-3]
-                                                 + (self.n, 1, self.k))], axis=-2)
+        axes = self.axes(self.theta(q))
+        d = np.zeros(axes.shape[:-2] + (self.n, 3, self.k))
+        per_angle = lever_jacobian(self.topology.com_lever, axes, None)  # (..., n, 2, n)
+        if self._embedded is None:
+            d[..., :2, :] = per_angle @ self.A
+        else:
+            d[..., :2, self._embedded] = per_angle
+        if self.floating:
+            d[..., 0, 0] = 1.0
+            d[..., 1, 1] = 1.0
+        d[..., 2, :] = self.A
         return d.reshape(d.shape[:-3] + (3 * self.n, self.k))
 
     def gamma(self, q: np.ndarray, qd: np.ndarray) -> np.ndarray:

@@ -322,9 +322,9 @@ def _information(cov: ArrayLike, m: int,
         )
     full = cov.ndim >= 2 and cov.shape[-2:] == (m, m)
     var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
-    if full and not np.any(cov[..., ~np.eye(m, dtype=bool)]):  # diagonal matrices
+    if full and np.count_nonzero(cov) == np.count_nonzero(var):  # diagonal matrices
         full = False
-    if np.any(np.isnan(cov)) or np.any(var <= 0):
+    if np.isnan(cov).any() or np.any(var <= 0):
         raise ValueError("cov must have positive variances (use np.inf or `available` to "
                          "drop a channel) and no NaN")
     mask = np.isfinite(var)
