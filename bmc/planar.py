@@ -171,7 +171,8 @@ class PlanarModel:
             raise ValueError("com [m] is the distance from each segment's proximal joint to its "
                              "centre of mass and must lie within the segment, 0 <= com <= "
                              f"length; got com {arrays['com'].tolist()} for lengths "
-                             f"{arrays['lengths'].tolist()}")
+                             f"{arrays['lengths'].tolist()}: check the unit (a fraction such "
+                             "as 0.43 must be multiplied by the length first)")
         amap = np.eye(n) if angle_map is None else as_array(angle_map, "angle_map", ndim=2)
         if amap.shape[0] != n:
             raise ValueError(f"angle_map must have one row per segment, shape ({n}, m); got "

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, integer
+from bmc._validation import as_array
 from bmc.constants import G
 from bmc.planar import InverseDynamics, PlanarModel
 
@@ -121,49 +121,22 @@ class PlanarTree(PlanarModel):
         if isinstance(names, str) or not hasattr(names, "__iter__") or not all(
                 isinstance(s, str) for s in names):
             raise TypeError(f"names must be a sequence of segment names (str); got {names!r}")
-        names = tuple(str(s) for s in names)
-        n = len(names)
-        if n < 1:
+        names = tuple(names)
+        if not names:
             raise ValueError("names must list at least one segment")
-        if isinstance(parent, str) or not hasattr(parent, "__iter__"):
-            raise TypeError(f"parent must be a sequence of segment indices (int); got "
-                            f"{parent!r}")
-        parent = tuple(integer(p, "parent", minimum=-1, what="index of the parent segment")
-                       for p in parent)
-        if len(parent) != n or parent[0] != -1 or any(
-                not 0 <= p < i for i, p in enumerate(parent) if i > 0):
-            raise ValueError(
-                "parent must give, for each of the n segments, the index of an earlier "
-                f"segment (-1 for the root, which comes first); got {parent} for {n} names")
-        arrays = {}
-        for label, value, unit in (("attach", attach, "m"), ("direction", direction, ""),
-                                   ("lengths", lengths, "m"), ("com", com, "m"),
-                                   ("masses", masses, "kg"), ("inertias", inertias, "kg m^2")):
-            arr = as_array(value, label, unit=unit, ndim=1)
-            if arr.shape != (n,):
-                raise ValueError(f"{label} must have shape ({n},), one value per segment; "
-                                 f"got shape {arr.shape}")
-            arr.setflags(write=False)
-            arrays[label] = arr
-        if not np.all(np.isin(arrays["direction"], (-1.0, 1.0))):
-            raise ValueError(f"direction must be +1 or -1 per segment; got {direction!r}")
-        for label, unit in (("masses", "kg"), ("inertias", "kg m^2"), ("lengths", "m")):
-            if np.any(arrays[label] <= 0):
-                raise ValueError(f"{label} [{unit}] must all be > 0, one value per segment; "
-                                 f"got {arrays[label].tolist()}")
-        outside = (arrays["com"] < 0) | (arrays["com"] > arrays["lengths"])
-        if np.any(outside):
-            i = int(np.argmax(outside))
-            raise ValueError(
-                f"com [m] is the distance from each segment's proximal end to its centre of mass "
-                f"and must lie within the segment, 0 <= com <= length; got com "
-                f"{arrays['com'][i]:g} m for the {arrays['lengths'][i]:g} m {names[i]}: check the "
-                "unit (a fraction such as 0.43 must be multiplied by the length first)")
-        self._direction = arrays["direction"]
-        super().__init__(parent, arrays["attach"], arrays["lengths"], arrays["com"],
-                         arrays["masses"], arrays["inertias"], floating=True,
-                         zero_direction=arrays["direction"] * (np.pi / 2), names=names,
+        up = as_array(direction, "direction", ndim=1)
+        if up.shape != (len(names),) or not np.all(np.isin(up, (-1.0, 1.0))):
+            raise ValueError(f"direction must be +1 or -1 per segment ({len(names)} values); "
+                             f"got {direction!r}")
+        up.setflags(write=False)
+        self._direction = up
+        # the planar model checks parents, shapes, signs and where each COM lies
+        super().__init__(parent, attach, lengths, com, masses, inertias, floating=True,
+                         zero_direction=up * (np.pi / 2), names=names,
                          joint_names=joint_names, g=g)
+        if np.any(self.inertias <= 0):  # a limb segment of a person has inertia
+            raise ValueError(f"inertias [kg m^2] must all be > 0, one value per segment; got "
+                             f"{self.inertias.tolist()}")
 
     @property
     def direction(self) -> np.ndarray:
