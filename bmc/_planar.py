@@ -331,12 +331,14 @@ class Kernel:
         ``s_j = sum_i m_i L_ij`` and the moment ``sum_i m_i L_ij (r_i - r_B) . e_j``.
         """
         e = self.axes(self.theta(q))
-        w = qd @ self.A.T
-        r, _, a0 = points_on_segments(self.topology.com_lever, e, w, np.zeros_like(w))
-        if self.floating:  # relative to the base point; a_B is a coordinate's
-            a0 = a0 + np.zeros(q.shape[:-1] + (1, 2))
-        m, lever = self.masses, self.topology.com_lever
         c, s = e[..., 0], e[..., 1]
+        m, lever = self.masses, self.topology.com_lever
+        w2 = qd @ self.A.T
+        w2 = w2 * w2
+        # centres of mass relative to the base point and their centripetal accelerations
+        # (qdd = 0): sums over the levers, (frames, n) @ (n, n) products on components
+        x, y = c @ lever.T, s @ lever.T
+        ax, ay = -(w2 * c) @ lever.T, -(w2 * s) @ lever.T
         # the force: sum_i m_i a_i = sum_j s_j psidd_j perp(e_j) (+ M a_B), s_j = sum_i m_i L_ij
         first = m @ lever
         c_force = np.stack([(-s * first) @ self.A, (c * first) @ self.A], axis=-2)
@@ -344,17 +346,15 @@ class Kernel:
             c_force[..., 0, 0] += self.total
             c_force[..., 1, 1] += self.total
         # the moment about B: sum_j (I_j + sum_i m_i L_ij (r_i - r_B) . e_j) psidd_j
-        x, y = r[..., 0], r[..., 1]  # relative to the base point already
         arm = c * ((x * m) @ lever) + s * ((y * m) @ lever)
         c_torque = (self.inertias + arm) @ self.A
         if self.floating:  # and the moment of sum_i m_i a_B about B
             c_torque[..., 0] -= y @ m
             c_torque[..., 1] += x @ m
         C = np.concatenate([c_torque[..., None, :], c_force], axis=-2)
-        gy = np.array([0.0, self.g])
-        d_force = m @ a0 + self.total * gy
-        d_torque = cross(r, a0 + gy) @ m
-        return C, np.concatenate([d_torque[..., None], d_force], axis=-1)
+        d = np.stack([(x * (ay + self.g) - y * ax) @ m, ax @ m,
+                      ay @ m + self.total * self.g], axis=-1)
+        return C, d
 
     def contact_solution(self, q: np.ndarray, generalized: np.ndarray, segment: int,
                          distance: float, force: np.ndarray | None,
@@ -375,7 +375,8 @@ class Kernel:
         resid = np.concatenate([rest[..., :2], angles[..., :1] - tau @ B[0][:, None]], axis=-1)
         return R, Mc, tau, resid
 
-    def constraints(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def constraints(self, p: np.ndarray, *, values: bool = True
+                    ) -> tuple[np.ndarray | None, np.ndarray]:
         """Return the constraints ``Phi(p)`` (..., c) and their Jacobian ``C`` (..., c, 3n).
 
         Rows: each pin joint (x, y: the child's proximal joint from the child's
@@ -394,23 +395,24 @@ class Kernel:
             pins.append((0, -1))  # a welded root: its base point is held too
         fixed = np.flatnonzero(~np.any(self.A != 0.0, axis=1))
         rows = 2 * len(pins) + fixed.size
-        phi = np.empty(lead + (rows,))
+        phi = np.empty(lead + (rows,)) if values else None
         jac = np.zeros(lead + (rows, n, 3))
         for j, (ch, b) in enumerate(pins):  # joints (model size), not frames
             xy = slice(2 * j, 2 * j + 2)
-            # the child's proximal joint from the child's coordinates ...
-            point = pp[..., ch, :2] - self.com[ch] * e[..., ch, :]
+            # the child's proximal joint from the child's coordinates minus the same point
+            # from the parent's (or the base point)
             jac[..., 2 * j, ch, 0] = jac[..., 2 * j + 1, ch, 1] = 1.0
             jac[..., xy, ch, 2] = -self.com[ch] * en[..., ch, :]
-            if b >= 0:  # ... minus the same point from the parent's
-                arm = float(t.lever[ch, b]) - self.com[b]
-                point = point - (pp[..., b, :2] + arm * e[..., b, :])
+            arm = float(t.lever[ch, b]) - self.com[b] if b >= 0 else 0.0
+            if b >= 0:
                 jac[..., 2 * j, b, 0] = jac[..., 2 * j + 1, b, 1] = -1.0
                 jac[..., xy, b, 2] = -arm * en[..., b, :]
-            else:  # ... minus the base point
-                point = point - self.base
-            phi[..., xy] = point
+            if phi is not None:
+                point = pp[..., ch, :2] - self.com[ch] * e[..., ch, :]
+                phi[..., xy] = point - (pp[..., b, :2] + arm * e[..., b, :] if b >= 0
+                                        else self.base)
         for r, i in enumerate(fixed, start=2 * len(pins)):
-            phi[..., r] = pp[..., i, 2] - self.theta0[i]
+            if phi is not None:
+                phi[..., r] = pp[..., i, 2] - self.theta0[i]
             jac[..., r, i, 2] = 1.0
         return phi, jac.reshape(lead + (rows, 3 * n))

@@ -485,12 +485,15 @@ class PlanarModel:
     @final
     def constraints(self, p: ArrayLike) -> np.ndarray:
         """Joint constraints ``Phi(p)`` (eq. 2.1) [m, rad]: pins, then a fixed base's."""
-        return self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n))[0]
+        values = self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n))[0]
+        assert values is not None
+        return values
 
     @final
     def constraint_jacobian(self, p: ArrayLike) -> np.ndarray:
         """``C = dPhi/dp`` (eq. 2.1), shape (..., constraints, 3n)."""
-        return self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n))[1]
+        return self.kernel.constraints(as_array(p, "p", unit="m, rad", last=3 * self.n),
+                                       values=False)[1]
 
     @final
     def mass_diagonal(self) -> np.ndarray:

@@ -240,7 +240,7 @@ def reactions_classical(model: PlanarModel, q: ArrayLike, qd: ArrayLike, h: Arra
     frames(("q", q, 1), ("h", h, 1))
     kernel = model.kernel
     p = np.concatenate([kernel.points(q, model.com_lever), kernel.theta(q)[..., None]], axis=-1)
-    C = kernel.constraints(p.reshape(p.shape[:-2] + (-1,)))[1]
+    C = kernel.constraints(p.reshape(p.shape[:-2] + (-1,)), values=False)[1]
     minv = 1.0 / kernel.mass_diagonal()
     A = np.einsum("...ia,a,...ja->...ij", C, minv, C)
     b = np.einsum("...ia,...a->...i", C, minv * h - kernel.gamma(q, qd))
