@@ -32,6 +32,8 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.simplify.fu import TR8
 
+from bmc import constants
+
 __all__ = [
     "Derivation",
     "broadcast_lambdify",
@@ -196,7 +198,7 @@ class Derivation:
         com: Sequence[float],
         masses: Sequence[float],
         inertias: Sequence[float],
-        g: float = 9.81,
+        g: float = constants.G,
     ) -> dict:
         """Return a substitution dictionary for numerical parameter values (SI units)."""
         values = {}

@@ -49,7 +49,7 @@ def _texts(ax):
 def test_fbd_moments_equal_chain_inverse_dynamics(arm, rng):
     q, qd, qdd = rng.normal(size=2), rng.normal(size=2) * 3.0, rng.normal(size=2) * 20.0
     F = np.array([5.0, -12.0])
-    tau = arm.inverse_dynamics(q, qd, qdd, F=F)
+    tau = arm.inverse_dynamics(q, qd, qdd, contact_force=F)
     for k in range(2):
         d = drawing.free_body_diagram(arm, q, segment=k, qd=qd, qdd=qdd, F=F)
         proximal = d.moments[0]

@@ -35,7 +35,7 @@ from bmc.checks._practice import (
     require_function,
 )
 from bmc.checks._sections import section
-from bmc.tree import G
+from bmc.constants import G
 
 __all__ = [
     "check_reactions_E",

@@ -18,6 +18,7 @@ from bmc.drawing._draw import (
     _label,
     _new_axes,
 )
+from bmc.planar import PlanarModel
 from bmc.plotting import ROLES
 
 __all__ = ["model_sketch"]
@@ -27,12 +28,30 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def _is_chain(model) -> bool:
-    return hasattr(model, "joint_positions") and hasattr(model, "com_positions")
+def _model_points(model: PlanarModel, q: ArrayLike | None):
+    """Points, segments (index pairs) and centres of mass of any planar model at ``q``."""
+    if q is None:
+        raise ValueError(f"q is needed to draw a model: its {model.k} coordinates [rad] (for a "
+                         "chain one joint angle per link)")
+    (q,) = model.check_state(q=q)
+    if q.ndim != 1:
+        raise ValueError(f"q must be one frame, shape ({model.k},); got shape {q.shape}")
+    ends = np.vstack([model.proximal_positions(q), model.distal_positions(q)])
+    # one point where a joint meets its parent's end (a chain's elbow), as many as needed
+    pts: list[np.ndarray] = []
+    index = []
+    for p in ends:
+        same = [i for i, r in enumerate(pts) if np.allclose(r, p, rtol=0, atol=1e-12)]
+        if not same:
+            pts.append(p)
+        index.append(same[0] if same else len(pts) - 1)
+    n = model.n
+    pairs = [(index[i], index[n + i]) for i in range(n)]
+    return np.array(pts), pairs, model.com_positions(q)
 
 
 def model_sketch(
-    model,
+    model: PlanarModel | ArrayLike,
     q: ArrayLike | None = None,
     *,
     parents: Sequence[int] | None = None,
@@ -50,11 +69,12 @@ def model_sketch(
 
     Parameters
     ----------
-    model : bmc.chain.PlanarChain or array_like, shape (k, 2)
-        A chain (drawn at ``q``), or the positions of the points [m] of any planar model
-        (joints and end points; for a tree give ``parents`` or ``segments``).
-    q : array_like, shape (n,), optional
-        Joint coordinates [rad]; needed for a chain.
+    model : bmc.planar.PlanarModel or array_like, shape (k, 2)
+        A planar model (a chain, a tree, Kuo's standing body, any new one), drawn at
+        ``q``, or the positions of points [m] (joints and end points; for a tree give
+        ``parents`` or ``segments``).
+    q : array_like, shape (k,), optional
+        The model's coordinates [rad, m]; needed for a model.
     parents : sequence of int, optional
         For points: the parent point of each point, ``-1`` for a root; the segments join
         each point to its parent. Default: a chain in the order of the points.
@@ -112,23 +132,15 @@ def model_sketch(
     ...                              reference=np.pi / 2)
     >>> plt.close("all")
 
-    A :class:`bmc.reactions.PlanarTree` at coordinates ``q``, whose segments hang from points
-    along their parents: give each segment's two ends as points and the pairs as
-    ``segments``::
+    A :class:`bmc.tree.PlanarTree` is drawn from its coordinates ``q`` the same way, its
+    segments hanging from points along their parents::
 
-        ends = np.vstack([tree.joint_positions(q), tree.distal_positions(q)])
-        model_sketch(ends, segments=[(i, tree.n + i) for i in range(tree.n)],
-                     angles="segment", reference=np.pi / 2)
+        model_sketch(tree, q, angles="segment", reference=np.pi / 2)
     """
     if angles not in ("joint", "segment", None):
         raise ValueError(f'angles must be "joint", "segment" or None; got {angles!r}')
-    if _is_chain(model):
-        if q is None:
-            raise ValueError("q [rad] is needed to draw a chain: one joint angle per link")
-        q = as_array(q, "q", unit="rad", last=model.n, ndim=1)
-        pts = model.joint_positions(q)
-        coms = model.com_positions(q)
-        pairs = _connectivity(len(pts), None, None)
+    if isinstance(model, PlanarModel):
+        pts, pairs, coms = _model_points(model, q)
     else:
         pts = as_array(model, "model points", unit="m", last=2, ndim=2)
         pairs = _connectivity(len(pts), parents, segments)
