@@ -133,6 +133,9 @@ def stride():
         "values": (moments[0, 0], knee[0], knee[k_flex], moments[:k_flex + 1, 1].max()),
         "loading_pct": 100 * k_flex / (toe_off - hs),
         "true_hip_ic": run.true_moments[hs, 0],
+        "hip": moments[:, 0],
+        "pct": 100 * np.arange(toe_off - hs) / (toe_off - hs),
+        "freq": run.freq,
     }
 
 
@@ -178,6 +181,15 @@ def test_what_the_text_says_is_typical_and_what_is_not(stride, printed):
     # estimate prints 0.00 N m/kg, so it is smaller than half its last digit
     assert abs(stride["true_hip_ic"]) < 1e-3 and abs(hip) < 0.005
     assert -1.0 < z[0] < 0.0 and "(−0.6 SD)" in markdown
+    # ... and over stance: near zero early, but for a flexor spike when the foot stops
+    # sliding (14.6 ms after heel strike, Section 6), then extensor to toe-off
+    curve, pct = stride["hip"], stride["pct"]
+    k = int(np.argmin(curve))
+    assert curve[pct < 15].max() < 0.05 and -0.085 < curve[k] < -0.075
+    np.testing.assert_allclose(1e3 * k / stride["freq"], 14.6, atol=0.05)  # printed, 0.1 ms
+    assert np.all(curve[pct > 20] > 0) and curve[-1] > 0
+    assert "below 0.05 N m/kg for the first 15 % of stance" in markdown
+    assert "0.08 N m/kg at 7 % (14.6 ms" in markdown
     # the ankle is not judged against a number the course does not quote
     assert references("ankle") == () and "no published mean and standard deviation" in markdown
     assert "[Heiderscheit et al. (2011)](#cite-heiderscheit2011)" in markdown

@@ -12,28 +12,26 @@ degrees, flexion positive. Convert the course's counter-clockwise moment on the 
 segment with the signs ``-1, +1, -1`` for hip, knee and ankle (notebook 4, section 5);
 :func:`bmc.newton_euler.lower_limb` already returns knee flexion positive.
 
-What the values are, and what they are not
-------------------------------------------
-They are **discrete** measures: a value at one event (initial contact) or the largest
-value within a named phase (the loading response). They are not curves. A study that
-reports a peak "during the loading response" gives the phase, not the instant, so each
-:class:`Reference` records the event or phase as the study defines it (``event``) and,
-only when that is an instant of stance, its timing in percent of stance (``stance_percent``).
+**What the values are, and what they are not.** They are *discrete* measures: a value at
+one event (initial contact) or the largest value within a named phase (the loading
+response). They are not curves. A study that reports a peak "during the loading response"
+gives the phase, not the instant, so each :class:`Reference` records the event or phase as
+the study defines it (``event``) and, only when that is an instant of stance, its timing in
+percent of stance (``stance_percent``).
 
-Sources searched and values kept
---------------------------------
-Only values whose table cell could be read in a stored copy of the published table are
-kept; none is recalled or read off a figure. For each value the Notes of
-:func:`references` give the study, the table, the row and column, the printed cell, the
-speed and the sample. At the time of writing:
+**Sources searched and values kept.** Only values whose table cell could be read in a copy
+of the published table are kept; none is recalled or read off a figure. For each value the
+Notes of :func:`references` give the study, the table, the row and column, the printed cell,
+the speed and the sample. At the time of writing:
 
 - knee angles and hip and knee moments: Heiderscheit et al. (2011), Table 3, "Preferred"
   step rate column, 45 healthy recreational runners on a treadmill at their own
   (self-selected) constant speed. The table's hip angle is measured from the pelvis, which
   a planar leg without a pelvis cannot reproduce, so it is not kept;
-- ankle: no published mean (SD) of the plantarflexor moment at a comparable speed was found
-  in the stored sources, so :func:`references` returns none for the ankle. Schache et al.
-  (2011) measured runners at 3.50 m/s, but their tables were not available to transcribe.
+- ankle: no published mean (SD) of the plantarflexor moment at a comparable speed could be
+  read in the sources available when this module was written, so :func:`references`
+  returns none for the ankle. Schache et al. (2011) measured runners at 3.50 m/s, but their
+  tables were not available to transcribe.
 
 These are numbers quoted from published tables, with their source, as a textbook quotes
 them; the project commits no third-party data file.
@@ -155,7 +153,7 @@ def references(joint: str | None = None) -> tuple[Reference, ...]:
 
     Notes
     -----
-    Provenance of every value (the printed cell, read in a stored copy of the table). All
+    Provenance of every value (the printed cell, read in a copy of the table). All
     come from Heiderscheit et al. (2011), Table 3, "Mean (SD) joint angle and moment
     measures during each step rate condition", column "Preferred" (the runners' preferred
     step rate); the table's values are "determined during the loading response, defined as
@@ -179,8 +177,9 @@ def references(joint: str | None = None) -> tuple[Reference, ...]:
     transverse-plane rows.
 
     ``ankle``: none. No published mean (SD) of the ankle plantarflexor moment in running at
-    about 3-4 m/s could be read, cell by cell, in the sources available; the function
-    returns an empty tuple rather than a recalled or estimated number.
+    about 3-4 m/s could be read, cell by cell, in the sources available when this module
+    was written; the function returns an empty tuple rather than a recalled or estimated
+    number.
 
     Examples
     --------
