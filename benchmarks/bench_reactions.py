@@ -25,9 +25,9 @@ def run(*, quick: bool) -> Case:
     )
     model = bmc.models.human.human_model()
     motion = bmc.models.somersault.somersault(model, freq=250.0)
-    idr = rx.contact_inverse_dynamics(model, motion.q, motion.qd, motion.qdd,
-                                      contact_point=motion.contact_point,
-                                      contact_force=motion.contact_force)
+    idr = model.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
+                                         contact_point=motion.contact_point,
+                                         contact_force=motion.contact_force)
     h = model.applied_forces(motion.q, torques=idr.torques, contact_force=idr.contact_force,
                              contact_point=motion.contact_point,
                              contact_moment=idr.contact_moment)

@@ -27,6 +27,7 @@ _SUBMODULES = (
     "anthropometry",
     "chain",
     "checks",
+    "constants",
     "datasets",
     "drawing",
     "kinematics",
@@ -35,7 +36,9 @@ _SUBMODULES = (
     "models",
     "muscles",
     "newton_euler",
+    "planar",
     "plotting",
+    "precomputed",
     "reactions",
     "rotations",
     "signals",
@@ -47,13 +50,14 @@ _SUBMODULES = (
 # Names promoted to the top level, and the submodule that defines each.
 _PROMOTED = {
     "PlanarChain": "chain",
+    "PlanarModel": "planar",
     "invdyn2d": "newton_euler",
 }
 
 __all__ = ["__version__", *sorted(_PROMOTED), *_SUBMODULES]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """Load submodules and promoted names lazily (PEP 562)."""
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")

@@ -333,11 +333,11 @@ def rotation_matrices(R: ArrayLike, name: str, *, atol: float = 1e-6,
             f"|R R^T - I| entry is {float(dev[i]):.3g}{frame}: {hint}"
         )
     if np.any(det < 0):
-        i = tuple(int(k) for k in np.argwhere(det < 0)[0]) if det.ndim else ()
-        frame = f" in frame {i}" if i else ""
+        where = tuple(int(k) for k in np.argwhere(det < 0)[0]) if det.ndim else ()
+        frame = f" in frame {where}" if where else ""
         raise ValueError(
             f"{name} must hold rotations (det R = +1); got a reflection (det R = "
-            f"{float(det[i] if i else det):.3g}){frame}: the axes form a left-handed set; "
+            f"{float(det[where] if where else det):.3g}){frame}: the axes form a left-handed set; "
             "flip one axis or swap two so that z = x cross y"
         )
     return arr

@@ -28,6 +28,11 @@ the centre of mass of segment ``k`` is ``r_k = sum_j a_kj (cos phi_j, sin phi_j)
 and in joint coordinates ``M = T^T M_abs T``, ``C = T^T C_abs``, ``G = T^T G_abs``,
 ``E = T^T E_abs``. Every method accepts one frame, shape ``(n,)``, or many, ``(..., n)``
 with time on axis 0, and is computed without per-frame loops.
+
+A chain is a :class:`bmc.planar.PlanarModel` with one branch and a fixed base: the
+kinematics, ``M``, ``C``, ``G`` and the blocked inverse-dynamics kernel are the model's
+(written once, for every planar model); this class holds the chain's parameters, the
+meaning of its joint coordinates and its conveniences (``E``, the endpoint, held loads).
 """
 
 from __future__ import annotations
@@ -38,8 +43,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, gravity, plausible, positive
-from bmc.kinematics import forward_kinematics, jacobian, lever_kinematics
+from bmc._validation import as_array, frames, plausible, positive
+from bmc.constants import G
+from bmc.planar import PlanarModel
 
 __all__ = ["PlanarChain"]
 
@@ -58,69 +64,7 @@ def _params(value: ArrayLike, name: str, unit: str) -> np.ndarray:
     return arr
 
 
-_BLOCK = 8192  # frames per block in _torques: the (n, block) buffers stay in cache
-
-
-def _torques(B: np.ndarray, gs: np.ndarray, diag: np.ndarray, q: np.ndarray,
-             qd: np.ndarray, qdd: np.ndarray) -> np.ndarray:
-    """``M qdd + C + G`` for (N, n) joint coordinates, in blocks of frames, in place.
-
-    In segment angles ``phi = cumsum(q)``, with ``B_ij = sum_k m_k a_ki a_kj`` and
-    ``gs_i = g sum_k m_k a_ki``, the torque about segment ``i`` is
-
-        (B_ii + I_i) phidd_i + gs_i cos phi_i
-        + sum_{j != i} B_ij (cos(phi_i - phi_j) phidd_j + sin(phi_i - phi_j) phid_j^2)
-
-    and the joint torques are its reverse cumulative sum. Only the ``2n`` sines and cosines
-    of the segment angles are evaluated (those of the differences follow from the sum
-    formulas), no (N, n, n) array is built, and the loop runs over blocks of frames and
-    pairs of segments, never over frames: about 4x faster than the matrix form at 1e6
-    frames, with the peak memory the output plus one block (``benchmarks/``).
-    """
-    n_frames, n = q.shape
-    out = np.empty(q.shape)
-    pairs = [(i, j, B[i, j]) for i in range(n) for j in range(i + 1, n)]
-    width = min(_BLOCK, max(n_frames, 1))
-    rows = [np.empty((n, width)) for _ in range(6)]
-    cols = [np.empty(width) for _ in range(4)]
-    for start in range(0, n_frames, width):
-        stop = min(start + width, n_frames)
-        m = stop - start
-        phi, w2, acc, c, s, tau = (x[:, :m] for x in rows)
-        cij, sij, t1, t2 = (x[:m] for x in cols)
-        np.cumsum(q[start:stop].T, axis=0, out=phi)
-        np.cumsum(qd[start:stop].T, axis=0, out=w2)
-        np.multiply(w2, w2, out=w2)
-        np.cumsum(qdd[start:stop].T, axis=0, out=acc)
-        np.cos(phi, out=c)
-        np.sin(phi, out=s)
-        np.multiply(acc, diag[:, None], out=tau)
-        np.multiply(c, gs[:, None], out=phi)  # phi is not needed any more: scratch
-        tau += phi
-        for i, j, b in pairs:
-            np.multiply(c[i], c[j], out=cij)  # B_ij cos(phi_i - phi_j)
-            np.multiply(s[i], s[j], out=t1)
-            cij += t1
-            cij *= b
-            np.multiply(s[i], c[j], out=sij)  # B_ij sin(phi_i - phi_j)
-            np.multiply(c[i], s[j], out=t1)
-            sij -= t1
-            sij *= b
-            np.multiply(cij, acc[j], out=t1)
-            np.multiply(sij, w2[j], out=t2)
-            t1 += t2
-            tau[i] += t1
-            np.multiply(cij, acc[i], out=t1)
-            np.multiply(sij, w2[i], out=t2)
-            t1 -= t2
-            tau[j] += t1
-        for k in range(n - 2, -1, -1):  # joint torques: tau = T^T tau_abs
-            tau[k] += tau[k + 1]
-        out[start:stop] = tau.T
-    return out
-
-
-class PlanarChain:
+class PlanarChain(PlanarModel):
     """An ``n``-link planar open chain hinged at the origin, in joint coordinates.
 
     Parameters
@@ -136,13 +80,15 @@ class PlanarChain:
         Moments of inertia about each link's centre of mass, z axis [kg m^2], all >= 0.
     g : float, optional
         Gravitational acceleration [m/s^2], acting along -y; 0 for movement in the
-        horizontal plane. Default 9.81.
+        horizontal plane. Default :data:`bmc.constants.G` (9.81).
 
     Notes
     -----
     The coordinate convention and the equations are in the module docstring. ``E`` is the
     contribution of a force ``F`` [N] applied *to* the endpoint by the environment:
-    ``M qdd + C + G + E = tau`` with ``E = -J^T F``.
+    ``M qdd + C + G + E = tau`` with ``E = -J^T F``; :meth:`inverse_dynamics` and
+    :meth:`forward_dynamics` take it as ``contact_force`` (at the endpoint unless
+    ``contact_point`` says otherwise).
 
     Examples
     --------
@@ -163,7 +109,7 @@ class PlanarChain:
         com: ArrayLike,
         masses: ArrayLike,
         inertias: ArrayLike,
-        g: float = 9.81,
+        g: float = G,
     ) -> None:
         lengths = _params(lengths, "lengths", "m")
         com = _params(com, "com", "m")
@@ -195,22 +141,14 @@ class PlanarChain:
                 f"{com.tolist()} for lengths {lengths.tolist()} (a fraction such as 0.43 "
                 "must be multiplied by the length first)"
             )
-        self._lengths = lengths
-        self._com = com
-        self._masses = masses
-        self._inertias = inertias
-        self._g = gravity(g)
-        # a[k, j]: lever of segment j's direction in segment k's COM position.
-        a = np.tril(np.broadcast_to(lengths, (n, n)), k=-1) + np.diag(com)
-        self._a = a
-        self._B = np.einsum("k,ki,kj->ij", masses, a, a)
-        self._s = masses @ a
-        self._T = np.tril(np.ones((n, n)))
-        self._gs = self._g * self._s  # g s_i [N m]
-        self._inertia_diag = np.diag(inertias)
+        # a tree with one branch: link i hangs from the end of link i - 1, and its angle is
+        # the sum of the joint angles up to it (phi = T q)
+        super().__init__(list(range(-1, n - 1)), np.concatenate([[0.0], lengths[:-1]]),
+                         lengths, com, masses, inertias, angle_map=np.tril(np.ones((n, n))),
+                         g=g)
 
     @classmethod
-    def from_segments(cls, segments: Sequence[Any], *, g: float = 9.81) -> PlanarChain:
+    def from_segments(cls, segments: Sequence[Any], *, g: float = G) -> PlanarChain:
         """Build a chain from segment descriptions, base segment first.
 
         Parameters
@@ -240,88 +178,30 @@ class PlanarChain:
                             f"{type(segments).__name__}")
         segments = list(segments)
         try:
-            params = [[float(getattr(s, f)) for s in segments]
-                      for f in ("length", "com", "mass", "inertia")]
+            lengths, com, masses, inertias = ([float(getattr(s, f)) for s in segments]
+                                              for f in ("length", "com", "mass", "inertia"))
         except AttributeError as exc:
             raise TypeError("segments must have length, com, mass and inertia attributes "
                             f"(e.g. bmc.anthropometry.Segment): {exc}") from None
-        return cls(*params, g=g)
+        return cls(lengths, com, masses, inertias, g=g)
 
     # ------------------------------------------------------------------ parameters
-    @property
-    def n(self) -> int:
-        """Number of links."""
-        return self._lengths.size
-
-    @property
-    def lengths(self) -> np.ndarray:
-        """Link lengths [m], shape (n,)."""
-        return self._lengths.copy()
-
-    @property
-    def com(self) -> np.ndarray:
-        """Joint-to-centre-of-mass distances [m], shape (n,)."""
-        return self._com.copy()
-
-    @property
-    def masses(self) -> np.ndarray:
-        """Link masses [kg], shape (n,)."""
-        return self._masses.copy()
-
-    @property
-    def inertias(self) -> np.ndarray:
-        """Moments of inertia about the centres of mass [kg m^2], shape (n,)."""
-        return self._inertias.copy()
-
     @property
     def levers(self) -> np.ndarray:
         """Lever matrix ``a`` [m], shape (n, n): ``r_k = sum_j a_kj (cos phi_j, sin phi_j)``.
 
         ``a_kj = l_j`` for ``j < k``, ``a_kk = c_k``, 0 above the diagonal (a copy); the
         ``levers`` argument of :func:`bmc.kinematics.lever_kinematics` for the centres of
-        mass.
+        mass (the model's :attr:`com_lever`).
         """
-        return self._a.copy()
-
-    @property
-    def g(self) -> float:
-        """Gravitational acceleration [m/s^2] (acting along -y)."""
-        return self._g
+        return self.com_lever.copy()
 
     def __repr__(self) -> str:
         return (
-            f"PlanarChain(lengths={self._lengths.tolist()}, com={self._com.tolist()}, "
-            f"masses={self._masses.tolist()}, inertias={self._inertias.tolist()}, "
-            f"g={self._g})"
+            f"PlanarChain(lengths={self.lengths.tolist()}, com={self.com.tolist()}, "
+            f"masses={self.masses.tolist()}, inertias={self.inertias.tolist()}, "
+            f"g={self.g})"
         )
-
-    # ------------------------------------------------------------------ helpers
-    def _coords(self, value: ArrayLike, name: str, unit: str) -> np.ndarray:
-        return as_array(value, name, unit=unit, last=self.n)
-
-    def _force(self, F: ArrayLike | None) -> np.ndarray | None:
-        if F is None:
-            return None
-        return as_array(F, "F", unit="N", last=2)
-
-    def _tt(self, x: np.ndarray) -> np.ndarray:
-        """Return ``T^T x`` along the last axis (reverse cumulative sum)."""
-        return np.cumsum(x[..., ::-1], axis=-1)[..., ::-1]
-
-    # The equations in segment angles phi (joint coordinates: q = T^-1 phi), each written
-    # once here, for the public methods and for frame_accelerations; M = T^T M_abs T etc.
-    def _mass_abs(self, phi: np.ndarray) -> np.ndarray:
-        """``M_abs = B_ij cos(phi_i - phi_j) + diag(I)``, shape (..., n, n)."""
-        return self._B * np.cos(phi[..., :, None] - phi[..., None, :]) + self._inertia_diag
-
-    def _velocity_abs(self, phi: np.ndarray, phid: np.ndarray) -> np.ndarray:
-        """``c_abs = sum_j B_ij sin(phi_i - phi_j) phid_j^2``, shape (..., n)."""
-        coupling = self._B * np.sin(phi[..., :, None] - phi[..., None, :])
-        return (coupling @ (phid**2)[..., None])[..., 0]
-
-    def _gravity_abs(self, phi: np.ndarray) -> np.ndarray:
-        """``g_abs = g s_i cos(phi_i)`` with ``s_i = sum_k m_k a_ki``, shape (..., n)."""
-        return self._gs * np.cos(phi)
 
     # ------------------------------------------------------------------ coordinates
     def to_segment_angles(self, q: ArrayLike) -> np.ndarray:
@@ -345,7 +225,7 @@ class PlanarChain:
         >>> print(arm.to_segment_angles([0.5, 1.0]))
         [0.5 1.5]
         """
-        return np.cumsum(self._coords(q, "q", "rad"), axis=-1)
+        return self.segment_angles(q)
 
     def from_segment_angles(self, phi: ArrayLike) -> np.ndarray:
         """Convert segment (absolute) angles to joint coordinates, ``q = T^-1 phi``.
@@ -366,7 +246,7 @@ class PlanarChain:
         >>> print(arm.from_segment_angles([0.5, 1.5]))
         [0.5 1. ]
         """
-        phi = self._coords(phi, "phi", "rad")
+        phi = as_array(phi, "phi", unit="rad", last=self.n)
         return np.diff(phi, axis=-1, prepend=0.0)
 
     # ------------------------------------------------------------------ kinematics
@@ -383,28 +263,12 @@ class PlanarChain:
         numpy.ndarray, shape (..., n + 1, 2)
             ``(x, y)`` [m]; row 0 is the base (the origin), row ``n`` the endpoint.
         """
-        return forward_kinematics(self._lengths, q, joints=True)
-
-    def com_positions(self, q: ArrayLike) -> np.ndarray:
-        """Positions of the links' centres of mass.
-
-        Parameters
-        ----------
-        q : array_like, shape (..., n)
-            Joint coordinates [rad].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n, 2)
-            ``(x, y)`` of each centre of mass [m].
-        """
-        phi = self.to_segment_angles(q)
-        u = np.stack([np.cos(phi), np.sin(phi)], axis=-1)  # (..., n, 2) unit vectors
-        return lever_kinematics(self._a, u)[0]
+        ends = self.distal_positions(q)
+        return np.concatenate([np.zeros(ends.shape[:-2] + (1, 2)), ends], axis=-2)
 
     def endpoint(self, q: ArrayLike) -> np.ndarray:
         """Position of the chain's endpoint [m], shape ``(..., 2)``, for joint angles ``q``."""
-        return self.joint_positions(q)[..., -1, :]
+        return self.point(q, self.n - 1, float(self.lengths[-1]))
 
     def jacobian(self, q: ArrayLike) -> np.ndarray:
         """Endpoint Jacobian in joint coordinates, ``d(endpoint)/dq``.
@@ -419,87 +283,10 @@ class PlanarChain:
         numpy.ndarray, shape (..., 2, n)
             [m/rad]; endpoint velocity is ``J @ qd``.
         """
-        return jacobian(self._lengths, q)
+        return self.point_jacobian(q, self.n - 1, float(self.lengths[-1]))
 
     # ------------------------------------------------------------------ dynamics
-    def mass_matrix(self, q: ArrayLike) -> np.ndarray:
-        """Mass (inertia) matrix ``M(q)`` in joint coordinates.
-
-        Parameters
-        ----------
-        q : array_like, shape (..., n)
-            Joint coordinates [rad].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n, n)
-            Symmetric positive-definite ``M`` [kg m^2].
-
-        Examples
-        --------
-        >>> rod = PlanarChain([1.0], [0.5], [3.0], [0.25])
-        >>> print(np.round(rod.mass_matrix([0.3]), 6))   # I + m c^2
-        [[1.]]
-        """
-        m_abs = self._mass_abs(self.to_segment_angles(q))
-        # T^T M_abs T: reverse cumulative sums over rows, then over columns.
-        m_rows = np.cumsum(m_abs[..., ::-1, :], axis=-2)[..., ::-1, :]
-        return np.cumsum(m_rows[..., :, ::-1], axis=-1)[..., :, ::-1]
-
-    def velocity_terms(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
-        """Centripetal and Coriolis terms ``C(q, qd)`` in joint coordinates.
-
-        Parameters
-        ----------
-        q : array_like, shape (..., n)
-            Joint coordinates [rad].
-        qd : array_like, shape (..., n)
-            Joint angular velocities [rad/s].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n)
-            ``C`` [N m].
-        """
-        q = self._coords(q, "q", "rad")
-        qd = self._coords(qd, "qd", "rad/s")
-        frames(("q", q, 1), ("qd", qd, 1))
-        return self._tt(self._velocity_abs(np.cumsum(q, axis=-1), np.cumsum(qd, axis=-1)))
-
-    def bias_forces(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
-        """Velocity and gravity terms ``h = C + G``, so that ``M qdd + h = tau`` (no ``F``).
-
-        The same meaning as :meth:`bmc.models.standing.FourSegmentModel.bias_forces` and
-        :meth:`bmc.tree.PlanarTree.bias_forces`.
-
-        Parameters
-        ----------
-        q, qd : array_like, shape (..., n)
-            Joint coordinates [rad] and angular velocities [rad/s].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n)
-            ``C + G`` [N m].
-        """
-        return self.velocity_terms(q, qd) + self.gravity_terms(q)
-
-    def gravity_terms(self, q: ArrayLike) -> np.ndarray:
-        """Gravity terms ``G(q)`` in joint coordinates.
-
-        Parameters
-        ----------
-        q : array_like, shape (..., n)
-            Joint coordinates [rad].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n)
-            ``G`` [N m]: the joint torques that hold the chain still at ``q``.
-        """
-        return self._tt(self._gravity_abs(self.to_segment_angles(q)))
-
-    def external_terms(self, q: ArrayLike, F: ArrayLike) -> np.ndarray:
+    def external_terms(self, q: ArrayLike, F: ArrayLike) -> np.ndarray:  # noqa: N803
         """Terms ``E = -J(q)^T F`` of a force applied to the endpoint.
 
         Parameters
@@ -514,91 +301,14 @@ class PlanarChain:
         numpy.ndarray, shape (..., n)
             ``E`` [N m].
         """
-        q = self._coords(q, "q", "rad")
-        F = as_array(F, "F", unit="N", last=2)
-        frames(("q", q, 1), ("F", F, 1))
-        return -np.einsum("...dn,...d->...n", self.jacobian(q), F)
-
-    def inverse_dynamics(
-        self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike, F: ArrayLike | None = None
-    ) -> np.ndarray:
-        """Joint torques ``tau = M qdd + C + G + E`` that produce a given motion.
-
-        Parameters
-        ----------
-        q, qd, qdd : array_like, shape (..., n)
-            Joint angles [rad], angular velocities [rad/s], accelerations [rad/s^2].
-        F : array_like, shape (..., 2), optional
-            Force on the endpoint [N]; none by default.
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n)
-            Joint torques [N m].
-        """
-        q = self._coords(q, "q", "rad")
-        qd = self._coords(qd, "qd", "rad/s")
-        qdd = self._coords(qdd, "qdd", "rad/s^2")
-        F = self._force(F)
-        named = [("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1)]
-        if F is not None:
-            named.append(("F", F, 1))
-        frames(*named)
-        q, qd, qdd = np.broadcast_arrays(q, qd, qdd)
-        n = self.n
-        tau = _torques(
-            self._B, self._gs, np.diag(self._B) + self._inertias,
-            q.reshape(-1, n), qd.reshape(-1, n), qdd.reshape(-1, n),
-        ).reshape(q.shape)
-        if F is not None:
-            tau = tau + self.external_terms(q, F)
-        return tau
-
-    def forward_dynamics(
-        self, q: ArrayLike, qd: ArrayLike, tau: ArrayLike, F: ArrayLike | None = None
-    ) -> np.ndarray:
-        """Joint accelerations ``qdd = M^-1 (tau - C - G - E)`` under given torques.
-
-        Parameters
-        ----------
-        q, qd : array_like, shape (..., n)
-            Joint angles [rad] and angular velocities [rad/s].
-        tau : array_like, shape (..., n)
-            Joint torques [N m].
-        F : array_like, shape (..., 2), optional
-            Force on the endpoint [N]; none by default.
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., n)
-            Joint angular accelerations [rad/s^2].
-
-        Examples
-        --------
-        A horizontal uniform rod released from rest: ``qdd = -m g c / (I + m c^2)``.
-
-        >>> rod = PlanarChain([1.0], [0.5], [2.0], [2.0 / 12], g=9.81)
-        >>> print(np.round(rod.forward_dynamics([0.0], [0.0], [0.0]), 4))
-        [-14.715]
-        """
-        q = self._coords(q, "q", "rad")
-        qd = self._coords(qd, "qd", "rad/s")
-        tau = self._coords(tau, "tau", "N m")
-        F = self._force(F)
-        named = [("q", q, 1), ("qd", qd, 1), ("tau", tau, 1)]
-        if F is not None:
-            named.append(("F", F, 1))
-        frames(*named)
-        rhs = tau - self.velocity_terms(q, qd) - self.gravity_terms(q)
-        if F is not None:
-            rhs = rhs - self.external_terms(q, F)
-        m = self.mass_matrix(q)
-        rhs = np.broadcast_to(rhs, np.broadcast_shapes(rhs.shape, m.shape[:-1]))
-        m = np.broadcast_to(m, rhs.shape + (self.n,))
-        return np.linalg.solve(m, rhs[..., None])[..., 0]
+        (qq,) = self.check_state(q=q)
+        force = as_array(F, "F", unit="N", last=2)
+        frames(("q", qq, 1), ("F", force, 1))
+        return -self.kernel.load_forces(qq, self._tip, self.n - 1, force, 0.0)
 
     def frame_accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
-                            F: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+                            F: np.ndarray | None = None  # noqa: N803
+                            ) -> tuple[np.ndarray, float]:
         """Forward dynamics of ONE frame without argument checks, for integrators.
 
         The same equations as :meth:`forward_dynamics`, without checks or broadcasting: the
@@ -619,39 +329,18 @@ class PlanarChain:
         power : float
             Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
-        phi = np.cumsum(q)
-        tt = self._T
-        m = tt.T @ self._mass_abs(phi) @ tt
-        rhs = tau - tt.T @ (self._velocity_abs(phi, np.cumsum(qd)) + self._gravity_abs(phi))
+        kernel = self.kernel
+        rhs = tau - kernel.bias(q, qd)
         power = 0.0
         if F is not None:
-            generalised = jacobian(self._lengths, q).T @ F  # J^T F, (n,)
+            generalised = kernel.load_forces(q, self._tip, self.n - 1, F, 0.0)  # J^T F
             rhs = rhs + generalised
             power = float(qd @ generalised)
-        return np.linalg.solve(m, rhs), power
+        return np.linalg.solve(kernel.mass_matrix(q), rhs), power
 
-    def energy(self, q: ArrayLike, qd: ArrayLike) -> np.ndarray:
-        """Total mechanical energy, kinetic plus gravitational potential.
-
-        Parameters
-        ----------
-        q : array_like, shape (..., n)
-            Joint angles [rad].
-        qd : array_like, shape (..., n)
-            Joint angular velocities [rad/s].
-
-        Returns
-        -------
-        numpy.ndarray, shape (...)
-            Energy [J]; the potential energy is zero at y = 0 (the base joint's height).
-        """
-        q = self._coords(q, "q", "rad")
-        qd = self._coords(qd, "qd", "rad/s")
-        frames(("q", q, 1), ("qd", qd, 1))
-        kinetic = 0.5 * np.einsum("...i,...ij,...j->...", qd, self.mass_matrix(q), qd)
-        heights = self.com_positions(q)[..., 1]
-        potential = self._g * np.einsum("k,...k->...", self._masses, heights)
-        return kinetic + potential
+    @property
+    def _tip(self) -> np.ndarray:
+        return self.kernel.lever_row(self.n - 1, float(self.lengths[-1]))
 
     # ------------------------------------------------------------------ held loads
     def with_point_mass(
@@ -710,17 +399,17 @@ class PlanarChain:
                 f"(0 to {n - 1}, or negative from the end); got {segment!r}"
             )
         k = int(segment) % n
-        length = float(self._lengths[k])
+        length = float(self.lengths[k])
         d = length if distance is None else float(as_array(distance, "distance", unit="m"))
         if not 0.0 <= d <= length:
             raise ValueError(
                 f"distance [m] is measured along segment {k} from its proximal joint and must "
                 f"lie on the segment, 0 <= distance <= {length:.6g} m; got {d:.6g} m"
             )
-        m, c, inertia = self._masses[k], self._com[k], self._inertias[k]
+        m, c, inertia = self.masses[k], self.com[k], self.inertias[k]
         total = m + m_load
         c_new = (m * c + m_load * d) / total
         i_new = inertia + m * (c - c_new) ** 2 + m_load * (d - c_new) ** 2
-        masses, com, inertias = self.masses, self.com, self.inertias
+        masses, com, inertias = self.masses.copy(), self.com.copy(), self.inertias.copy()
         masses[k], com[k], inertias[k] = total, c_new, i_new
-        return PlanarChain(self._lengths, com, masses, inertias, g=self._g)
+        return PlanarChain(self.lengths, com, masses, inertias, g=self.g)

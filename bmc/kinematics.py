@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bmc._kernels import cross, lever_jacobian, points_on_segments
+from bmc._kernels import perp as rotate90
+from bmc._planar import topology
 from bmc._validation import as_array, frames, positive
 
 __all__ = [
@@ -58,6 +61,10 @@ def planar_rotation(angle: ArrayLike) -> np.ndarray:
     return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
 
 
+def _unit(phi: np.ndarray) -> np.ndarray:
+    return np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+
+
 def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.atleast_1d(as_array(lengths, "lengths", unit="m"))
     if lengths.ndim != 1 or lengths.size == 0 or np.any(lengths <= 0):
@@ -93,12 +100,15 @@ def forward_kinematics(lengths: ArrayLike, q: ArrayLike, *, joints: bool = False
     [0.4 0.3]
     """
     lengths, q = _chain_args(lengths, q)
-    phi = np.cumsum(q, axis=-1)
-    steps = lengths[:, None] * np.stack([np.cos(phi), np.sin(phi)], axis=-1)
-    if not joints:
-        return steps.sum(axis=-2)
-    zero = np.zeros(phi.shape[:-1] + (1, 2))
-    return np.concatenate([zero, np.cumsum(steps, axis=-2)], axis=-2)
+    n = lengths.size
+    # the chain's levers, as every planar model's: its joints, then (as the centre of mass
+    # of a link whose mass sat at its end) the endpoint
+    tree = topology(tuple(range(-1, n - 1)), np.concatenate([[0.0], lengths[:-1]]), lengths,
+                    base_pin=True)
+    levers = np.vstack([tree.lever, tree.com_lever[-1:]])
+    points = points_on_segments(levers if joints else levers[-1:],
+                                _unit(np.cumsum(q, axis=-1)))[0]
+    return points if joints else points[..., 0, :]
 
 
 def jacobian(lengths: ArrayLike, q: ArrayLike) -> np.ndarray:
@@ -124,10 +134,10 @@ def jacobian(lengths: ArrayLike, q: ArrayLike) -> np.ndarray:
      [ 0.]]
     """
     lengths, q = _chain_args(lengths, q)
-    phi = np.cumsum(q, axis=-1)
-    # Column j: the endpoint velocity per unit rate of joint j, the sum over segments k >= j.
-    per_segment = lengths * np.stack([-np.sin(phi), np.cos(phi)], axis=-2)
-    return np.cumsum(per_segment[..., ::-1], axis=-1)[..., ::-1]
+    n = lengths.size
+    # the endpoint is sum_j l_j e_j and segment j turns with the joints up to it (phi = T q)
+    return lever_jacobian(lengths[None], _unit(np.cumsum(q, axis=-1)),
+                          np.tril(np.ones((n, n))))[..., 0, :, :]
 
 
 def inverse_kinematics_2link(
@@ -350,9 +360,9 @@ def minimum_jerk_profile(s: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarr
     >>> print(minimum_jerk_profile(0.25)[2])   # accelerating in the first half
     5.625
     """
-    s = np.clip(as_array(s, "s"), 0.0, 1.0)
-    return (s**3 * (10.0 - 15.0 * s + 6.0 * s**2), 30.0 * s**2 * (1.0 - s) ** 2,
-            60.0 * s * (1.0 - s) * (1.0 - 2.0 * s))
+    x = np.clip(as_array(s, "s"), 0.0, 1.0)
+    return (x**3 * (10.0 - 15.0 * x + 6.0 * x**2), 30.0 * x**2 * (1.0 - x) ** 2,
+            60.0 * x * (1.0 - x) * (1.0 - 2.0 * x))
 
 
 def minimum_jerk_reach_2link(
@@ -476,12 +486,11 @@ def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     >>> print(cross2([1.0, 0.0], [0.0, 2.0]))
     2.0
     """
-    # Types and shapes first; finiteness from the result, one scan instead of two (a hot
-    # path: every Newton-Euler step calls it twice on all frames).
+    # Types and shapes first; finiteness from the result, one scan instead of two.
     a = as_array(a, "a", last=2, finite=False)
     b = as_array(b, "b", last=2, finite=False)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+        out = cross(a, b)
     if not np.isfinite(out).all():
         as_array(a, "a", last=2)  # names the input that holds NaN or inf
         as_array(b, "b", last=2)
@@ -512,8 +521,7 @@ def perp(v: ArrayLike) -> np.ndarray:
     >>> print(perp([1.0, 2.0]))
     [-2.  1.]
     """
-    v = as_array(v, "v", last=2)
-    return np.stack([-v[..., 1], v[..., 0]], axis=-1)
+    return rotate90(as_array(v, "v", last=2))
 
 
 def lever_kinematics(
@@ -532,8 +540,9 @@ def lever_kinematics(
     - ``v_i = sum_j L_ij phidot_j perp(e_j)``,
     - ``a_i = sum_j L_ij (phiddot_j perp(e_j) - phidot_j**2 e_j)``.
 
-    This is the one copy of planar chain kinematics that :class:`bmc.chain.PlanarChain`,
-    :class:`bmc.tree.PlanarTree` and the worked models in :mod:`bmc.models` build on.
+    This is the one copy of planar chain kinematics (``bmc._kernels.points_on_segments``,
+    here with its arguments checked) that :class:`bmc.planar.PlanarModel`, and so every
+    planar model of the course, builds on.
 
     Parameters
     ----------
@@ -572,40 +581,10 @@ def lever_kinematics(
     if accelerations is not None:
         al = as_array(accelerations, "accelerations", unit="rad/s^2", last=n)
         named.append(("accelerations", al, 1))
-    lead = frames(*named)  # one frame of any of them goes with N frames of the others
-    lt = levers.T
-    p = lt.shape[1]
-
-    def carried(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        # sum_j L_ij (x_j, y_j) for all frames: two matrix products (frames, n) @ (n, p)
-        # on contiguous components, written into one (..., 2, p) array returned as a
-        # (..., p, 2) view. A stacked (p, n) @ (..., n, 2) runs one tiny product per frame
-        # and its (..., n, 2) temporaries cost as much again (2x slower at 1e5 frames).
-        out = np.empty(lead + (2, p))
-        np.matmul(x, lt, out=out[..., 0, :])
-        np.matmul(y, lt, out=out[..., 1, :])
-        return np.swapaxes(out, -1, -2)
-
-    if e.shape[:-2] != lead:  # one posture with N frames of rates
-        e = np.broadcast_to(e, lead + (n, 2))
-    c, s = np.ascontiguousarray(e[..., 0]), np.ascontiguousarray(e[..., 1])
-    r = carried(c, s)
+    frames(*named)  # one frame of any of them goes with N frames of the others
     if rates is None:
-        return (r,)
-    # perp(e) = (-s, c) in components, so de/dt = w perp(e) = (-w s, w c); the products are
-    # formed in place (each temporary is as large as the input: at 1e5 frames the
-    # allocations cost as much as the arithmetic).
-    ws, wc = w * s, w * c
-    v = carried(np.negative(ws), wc)
-    if accelerations is None:
-        return r, v
-    # d/dt (w perp(e)) = al perp(e) - w^2 e = (-(al s + w wc), al c - w ws)
-    x = np.multiply(al, s)
-    x += np.multiply(w, wc, out=wc)
-    np.negative(x, out=x)
-    y = np.multiply(al, c)
-    y -= np.multiply(w, ws, out=ws)
-    return r, v, carried(x, y)
+        return points_on_segments(levers, e)
+    return points_on_segments(levers, e, w, None if accelerations is None else al)
 
 
 FORWARD_REACH: dict[str, object] = {
@@ -677,5 +656,5 @@ def forward_reach(
     reach = l1 + l2
     p0 = reach * np.asarray(FORWARD_REACH["start"], dtype=float)
     pf = reach * np.asarray(FORWARD_REACH["target"], dtype=float)
-    big_t = FORWARD_REACH["duration"] if duration is None else duration
+    big_t = float(FORWARD_REACH["duration"]) if duration is None else duration  # type: ignore[arg-type]
     return minimum_jerk_reach_2link(p0, pf, big_t, t, l1, l2)

@@ -11,13 +11,16 @@ This module holds the method; the body it is applied to and Kuo's benchmark tria
 model :class:`bmc.models.standing.FourSegmentModel`, the simulated sway
 :func:`bmc.models.standing.simulate_sway` and its noisy measurement
 :func:`bmc.models.standing.measure`) live in :mod:`bmc.models.standing`; this module never
-imports them, it takes any body with the same methods. The method comprises
+imports them. It takes any :class:`bmc.planar.PlanarModel` whose only load from the
+environment acts at its base point (a force plate under a fixed base; for a floating base,
+the load at the base point is one more unknown, estimated with the torques). The method
+comprises
 
 - the estimators: :func:`newton_euler` (bottom-up, with its residual at the top segment),
   :func:`system` (the overdetermined ``A tau = b`` of eq. 6), :func:`weighted_least_squares`
   (eq. 8, batched over frames, missing channels by zero weight), :func:`least_squares`
   (both in one call) and :func:`estimate_bias` (eq. 10: every frame and a constant bias in
-  one sparse system);
+  one system, solved by block elimination);
 - the error analysis: :func:`paper_covariance` (Appendix B), :func:`propagated_covariance`
   (marker and force noise carried through angles, velocities and accelerations),
   :func:`newton_euler_gain` (the matrix ``F`` of eq. 11) and :func:`error_covariance`
@@ -42,19 +45,20 @@ References
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, frames
-from bmc.newton_euler import invdyn2d
+from bmc.planar import PlanarModel
 from bmc.signals import overall_rmse, rmse
 
 __all__ = [
     "ROWS",
     "BiasResult",
     "LeastSquaresResult",
+    "Measured",
     "NewtonEulerResult",
     "error_covariance",
     "estimate_bias",
@@ -97,17 +101,23 @@ class NewtonEulerResult(NamedTuple):
     residual: np.ndarray
 
 
-def _inputs(model: Any, phi, phid, phidd, grf) -> tuple[np.ndarray, ...]:
-    if not callable(getattr(model, "check_motion", None)):
-        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
-    phi, phid, phidd = model.check_motion(phi, phid, phidd)
-    grf = as_array(grf, "grf", unit="N m, N, N", last=3)
-    frames(("phi", phi, 1), ("grf", grf, 1), equal=True)
-    return phi, phid, phidd, grf
+def _model(model: Any) -> PlanarModel:
+    if not isinstance(model, PlanarModel):
+        raise TypeError("model must be a planar model (bmc.planar.PlanarModel, e.g. "
+                        f"bmc.models.standing.FourSegmentModel()); got {type(model).__name__}")
+    return model
+
+
+def _inputs(model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike,
+            grf: ArrayLike) -> tuple[np.ndarray, ...]:
+    q, qd, qdd = _model(model).check_state(q=phi, qd=phid, qdd=phidd)
+    load = as_array(grf, "grf", unit="N m, N, N", last=3)
+    frames(("phi", q, 1), ("grf", load, 1), equal=True)
+    return q, qd, qdd, load
 
 
 def newton_euler(
-    model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
+    model: PlanarModel, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
 ) -> NewtonEulerResult:
     r"""Conventional bottom-up Newton-Euler inverse dynamics, from the force plate upward.
 
@@ -116,14 +126,15 @@ def newton_euler(
     :math:`f_i = f_{i-1} - m_i(\ddot x_i + g\hat y)` and
     :math:`\tau_i = \tau_{i-1} + r_i \times f_{i-1} - s_i \times f_i - I_i\ddot\phi_i`,
     with :math:`r_i, s_i` from the centre of mass to the lower and upper joint.
-    The top of the HAT is free, so whatever load is left there is a residual. Each
-    segment's equations are :func:`bmc.invdyn2d`, the one planar Newton-Euler step of the
-    package.
+    The top of the HAT is free, so whatever load is left there is a residual. This is the
+    package's one upward recursion (``bmc._kernels.upward``, on :func:`bmc.invdyn2d`'s
+    step), on the model's kinematics, from the base segment to the last; it needs a model
+    without branches (each segment the child of the one before).
 
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body.
+    model : PlanarModel
+        The body, e.g. :class:`bmc.models.standing.FourSegmentModel`.
     phi, phid, phidd : array_like, shape (..., 3)
         Segment angles [rad], velocities [rad/s], accelerations [rad/s^2] (shank, thigh,
         HAT).
@@ -151,29 +162,31 @@ def newton_euler(
     >>> bool(np.abs(ne.residual).max() < 1e-9)
     True
     """
-    phi, phid, phidd, grf = _inputs(model, phi, phid, phidd, grf)
-    joints = model.joint_positions(phi)
-    coms = model.com_positions(phi)
-    acc = model.com_accelerations(phi, phid, phidd)
-    alpha = np.concatenate([np.zeros(phidd.shape[:-1] + (1,)), phidd], axis=-1)
-    force = grf[..., 1:]
-    torque = grf[..., 0]
-    torques = []
-    for k in range(4):  # segments, from the foot up (not frames: those are vectorised)
-        # invdyn2d gives the load ON segment k at its upper joint; its reaction is the load
-        # that segment k passes up to segment k + 1.
-        Fp, Mp = invdyn2d(coms[..., k, :], joints[..., k, :], joints[..., k + 1, :],
-                          acc[..., k, :], alpha[..., k], model.masses[k], model.inertias[k],
-                          force, torque, g=model.g)
-        force, torque = -Fp, -Mp
-        torques.append(torque)
-    tau = np.stack(torques[:3], axis=-1)
-    residual = np.concatenate([torques[3][..., None], force], axis=-1)
-    return NewtonEulerResult(tau, residual)
+    q, qd, qdd, load = _inputs(model, phi, phid, phidd, grf)
+    if any(p != i - 1 for i, p in enumerate(model.parent)):
+        raise ValueError(f"model must be unbranched, each segment the child of the one before, "
+                         f"for the bottom-up recursion; its parents are {model.parent}")
+    return _newton_euler(model, q, qd, qdd, load)
+
+
+def _newton_euler(model: PlanarModel, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
+                  load: np.ndarray) -> NewtonEulerResult:
+    """:func:`newton_euler` on checked arrays."""
+    n = model.n
+    # the load acts at the base point; each segment passes it on at its distal joint, the
+    # last at its free end
+    levers = np.vstack([model.lever, model.lever[-1] + np.eye(n)[-1] * model.lengths[-1]])
+    forces, moments = model.kernel.path_loads(q, qd, qdd, list(range(n)), levers,
+                                              load[..., 1:], load[..., 0])
+    passed = -moments  # moment on the next segment at the joint: its joint torque
+    tau = [load[..., 0] if c == 0 else passed[..., c - 1]
+           for c in model.kernel.topology.joint_child]
+    residual = np.concatenate([passed[..., -1:], -forces[..., -1, :]], axis=-1)
+    return NewtonEulerResult(np.stack(tau, axis=-1), residual)
 
 
 def system(
-    model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
+    model: PlanarModel, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike, grf: ArrayLike
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Assemble the overdetermined system ``A tau = b`` of Kuo's eq. (6), one per frame.
 
@@ -186,10 +199,15 @@ def system(
         \underbrace{\begin{bmatrix} y' - d + C M^{-1} h \\ \ddot\phi' + M^{-1} h
         \end{bmatrix}}_{b}
 
+    ``Q`` is the model's :attr:`~bmc.planar.PlanarModel.torque_matrix`, ``C`` and ``d``
+    its :meth:`~bmc.planar.PlanarModel.base_reaction_terms`. For a floating base the load
+    ``y`` at the base point drives the body too: the unknowns are then ``[tau, y]``, with
+    ``Q`` extended by ``J^T`` and the first rows ``y' = y``.
+
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body.
+    model : PlanarModel
+        The body, e.g. :class:`bmc.models.standing.FourSegmentModel`.
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
     grf : array_like, shape (..., 3)
@@ -217,19 +235,42 @@ def system(
     >>> A.shape, bool(np.allclose(np.einsum("kij,kj->ki", A, tau), b))
     ((2, 6, 3), True)
     """
-    phi, phid, phidd, grf = _inputs(model, phi, phid, phidd, grf)
-    mass = model.mass_matrix(phi)
-    h = model.bias_forces(phi, phid)
-    C, d = model.ground_reaction_terms(phi, phid)
+    return _system(model, *_inputs(model, phi, phid, phidd, grf))
+
+
+def _loads(model: PlanarModel) -> np.ndarray:
+    """Generalized forces of the unknowns: joint torques (and a floating base's load)."""
+    kernel = model.kernel
+    if not model.floating:
+        return kernel.P
+    base = np.zeros((model.k, 3))
+    base[:, 0] = kernel.A[0]  # the moment T turns the root
+    base[0, 1] = base[1, 2] = 1.0  # the force at the base point moves the base
+    return np.concatenate([kernel.P, base], axis=1)
+
+
+def _system(model: PlanarModel, q: np.ndarray, qd: np.ndarray, qdd: np.ndarray,
+            grf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`system` on checked arrays."""
+    kernel = model.kernel
+    mass = kernel.mass_matrix(q)
+    h = kernel.bias(q, qd)
+    loads = _loads(model)
     # k = M^-1 Q and u = M^-1 h from one factorisation per frame (one batched solve with
     # the columns of Q and h side by side: two solves cost twice as much).
     both = np.linalg.solve(mass, np.concatenate(
-        [np.broadcast_to(model.Q, mass.shape), h[..., None]], axis=-1))
+        [np.broadcast_to(loads, mass.shape[:-1] + loads.shape[-1:]), h[..., None]], axis=-1))
     k, u = both[..., :-1], both[..., -1]
-    A = np.concatenate([C @ k, k], axis=-2)
-    b = np.concatenate(
-        [grf - d + np.einsum("...ij,...j->...i", C, u), phidd + u], axis=-1
-    )
+    if model.floating:
+        top = np.broadcast_to(np.eye(3, loads.shape[1], k=loads.shape[1] - 3),
+                              k.shape[:-2] + (3, loads.shape[1]))
+        b_top = np.broadcast_to(grf, u.shape[:-1] + (3,))
+    else:
+        C, d = kernel.base_reaction_terms(q, qd)
+        top = C @ k
+        b_top = grf - d + np.einsum("...ij,...j->...i", C, u)
+    A = np.concatenate([top, k], axis=-2)
+    b = np.concatenate([b_top, qdd + u], axis=-1)
     return A, b
 
 
@@ -260,8 +301,19 @@ class LeastSquaresResult(NamedTuple):
     grf: np.ndarray | None = None
 
 
-def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndarray:
-    """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero."""
+def _weigh(x: np.ndarray, info: tuple[np.ndarray, bool]) -> np.ndarray:
+    """``x @ W^-1`` for rows ``x`` (..., r, m): a product, or a scaling when W is diagonal."""
+    weights, diagonal = info
+    return x * weights[..., None, :] if diagonal else x @ weights
+
+
+def _information(cov: ArrayLike, m: int,
+                 available: ArrayLike | None) -> tuple[np.ndarray, bool]:
+    """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero.
+
+    Returned as weights (..., m) and True when every covariance is diagonal (Kuo's
+    Appendix B), as matrices (..., m, m) and False otherwise; :func:`_weigh` applies either.
+    """
     cov = as_array(cov, "cov", finite=False)
     if cov.ndim == 0 or cov.shape[-1] != m:
         raise ValueError(
@@ -270,7 +322,9 @@ def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndar
         )
     full = cov.ndim >= 2 and cov.shape[-2:] == (m, m)
     var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
-    if np.any(np.isnan(cov)) or np.any(var <= 0):
+    if full and np.count_nonzero(cov) == np.count_nonzero(var):  # diagonal matrices
+        full = False
+    if np.isnan(cov).any() or np.any(var <= 0):
         raise ValueError("cov must have positive variances (use np.inf or `available` to "
                          "drop a channel) and no NaN")
     mask = np.isfinite(var)
@@ -283,12 +337,12 @@ def _information(cov: ArrayLike, m: int, available: ArrayLike | None) -> np.ndar
             )
         mask = mask & avail
     if not full:
-        return np.where(mask, 1.0 / np.where(mask, var, 1.0), 0.0)[..., None, :] * np.eye(m)
+        return np.where(mask, 1.0 / np.where(mask, var, 1.0), 0.0), True
     both = mask[..., :, None] & mask[..., None, :]
     if np.any(~np.isfinite(cov) & both):
         raise ValueError("cov has non-finite off-diagonal entries between used channels")
     kept = np.where(both, cov, np.eye(m))
-    return np.linalg.inv(kept) * both
+    return np.linalg.inv(kept) * both, False
 
 
 def weighted_least_squares(
@@ -335,7 +389,7 @@ def weighted_least_squares(
     m, p = A.shape[-2:]
     b = as_array(b, "b", last=m)
     info = _information(cov, m, available)
-    at_w = np.swapaxes(A, -1, -2) @ info
+    at_w = _weigh(np.swapaxes(A, -1, -2), info)
     normal = at_w @ A
     try:
         covariance = np.linalg.inv(normal)
@@ -357,7 +411,7 @@ def weighted_least_squares(
 
 
 def least_squares(
-    model: Any,
+    model: PlanarModel,
     phi: ArrayLike,
     phid: ArrayLike,
     phidd: ArrayLike,
@@ -370,8 +424,8 @@ def least_squares(
 
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body.
+    model : PlanarModel
+        The body, e.g. :class:`bmc.models.standing.FourSegmentModel`.
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
     grf : array_like, shape (..., 3)
@@ -388,11 +442,16 @@ def least_squares(
     LeastSquaresResult
         With the implied accelerations ``phidd`` and ground reaction ``grf``.
     """
-    phi, phid, phidd, grf = _inputs(model, phi, phid, phidd, grf)
-    A, b = system(model, phi, phid, phidd, grf)
+    q, qd, qdd, load = _inputs(model, phi, phid, phidd, grf)
+    A, b = _system(model, q, qd, qdd, load)
     res = weighted_least_squares(A, b, cov, available=available)
     shift = np.einsum("...ij,...j->...i", A, res.tau) - b  # predicted minus measured
-    return res._replace(phidd=phidd + shift[..., 3:], grf=grf + shift[..., :3])
+    res = res._replace(phidd=qdd + shift[..., 3:], grf=load + shift[..., :3])
+    nj = model.m // 2
+    if model.floating:  # the unknowns were [tau, load]: the torques, and their errors
+        res = res._replace(tau=res.tau[..., :nj], covariance=res.covariance[..., :nj, :nj],
+                           gain=res.gain[..., :nj, :])
+    return res
 
 
 class BiasResult(NamedTuple):
@@ -420,7 +479,7 @@ def estimate_bias(
     groups: ArrayLike | None = None,
     available: ArrayLike | None = None,
 ) -> BiasResult:
-    r"""Joint torques of all frames and constant measurement biases as one sparse system.
+    r"""Joint torques of all frames and constant measurement biases as one system.
 
     Kuo's eq. (10): the measurements of frame ``k`` are modelled as
     ``b[k] = A[k] tau[k] + B beta + error``, with ``beta`` constant over the trial. All
@@ -431,8 +490,10 @@ def estimate_bias(
         \begin{bmatrix} \tau_1 \\ \vdots \\ \tau_N \\ \beta \end{bmatrix} =
         \begin{bmatrix} b_1 \\ \vdots \\ b_N \end{bmatrix},
 
-    whitened frame by frame with ``W[k]`` and solved by sparse normal equations
-    (:mod:`scipy.sparse`). Note the sign: ``beta`` is the offset *in the measurement*
+    weighted frame by frame with ``W[k]^-1`` and solved through its normal equations by
+    block elimination: each frame's torques are eliminated, the biases solved from the
+    Schur complement (one small system per group), and the torques back-substituted, all
+    batched over frames. Note the sign: ``beta`` is the offset *in the measurement*
     (the paper writes ``A tau = b + B beta``, the opposite sign).
 
     Parameters
@@ -473,9 +534,6 @@ def estimate_bias(
     >>> print(np.round(res.beta, 6), bool(np.allclose(res.tau, tau)))
     [[5.]] True
     """
-    from scipy import sparse
-    from scipy.sparse.linalg import spsolve
-
     A = as_array(A, "A", ndim=3)
     n_f, m, p = A.shape
     b = as_array(b, "b", last=m, ndim=2)
@@ -484,48 +542,48 @@ def estimate_bias(
     if B.shape[-2] != m or (B.ndim == 3 and B.shape[0] != n_f):
         raise ValueError(f"B must have shape ({m}, nb) or ({n_f}, {m}, nb); got {B.shape}")
     nb = B.shape[-1]
-    B = np.broadcast_to(B, (n_f, m, nb))
     if groups is None:
-        labels, index = np.zeros(1, dtype=int), np.zeros(n_f, dtype=int)
+        index, n_g = np.zeros(n_f, dtype=int), 1
     else:
         g = np.asarray(groups)
         if g.shape != (n_f,) or not np.issubdtype(g.dtype, np.integer):
             raise ValueError(f"groups must be integer labels of shape ({n_f},); got {g.shape}")
         labels, index = np.unique(g, return_inverse=True)
-    n_g = labels.size
-
+        n_g = labels.size
     info = _information(cov, m, available)
-    # whitening factor R with R^T R = W^-1 (eigen-decomposition handles dropped rows)
-    val, vec = np.linalg.eigh(info)
-    root = np.sqrt(np.clip(val, 0.0, None))[..., :, None] * np.swapaxes(vec, -1, -2)
-    aw, bw, bias_w = root @ A, (root @ b[..., None])[..., 0], root @ B
 
-    rows = np.arange(n_f * m).reshape(n_f, m)
-    r_a = np.broadcast_to(rows[:, :, None], (n_f, m, p))
-    c_a = np.broadcast_to((np.arange(n_f)[:, None] * p + np.arange(p))[:, None, :], (n_f, m, p))
-    r_b = np.broadcast_to(rows[:, :, None], (n_f, m, nb))
-    c_b = np.broadcast_to(
-        (n_f * p + index[:, None] * nb + np.arange(nb))[:, None, :], (n_f, m, nb)
-    )
-    big = sparse.coo_matrix(
-        (
-            np.concatenate([aw.ravel(), bias_w.ravel()]),
-            (np.concatenate([r_a.ravel(), r_b.ravel()]),
-             np.concatenate([c_a.ravel(), c_b.ravel()])),
-        ),
-        shape=(n_f * m, n_f * p + n_g * nb),
-    ).tocsr()
-    normal = (big.T @ big).tocsc()
-    rhs = big.T @ bw.ravel()
-    # natural order keeps the bias columns last: the arrow-shaped matrix factors without fill
-    x = spsolve(normal, rhs, permc_spec="NATURAL")
-    if not np.all(np.isfinite(x)):
+    # Block elimination of the normal equations (the stacked matrix is arrow-shaped: one
+    # p x p block per frame, the bias columns shared). Per frame, with W = info:
+    # N = A^T W A, K = A^T W B, r = A^T W b; then per group the Schur complement
+    # S = sum (B^T W B - K^T N^-1 K), t = sum (B^T W b - K^T N^-1 r), beta = S^-1 t, and
+    # tau = N^-1 (r - K beta). The same solution as the sparse stacked system, without it.
+    at_w = _weigh(np.swapaxes(A, -1, -2), info)               # (F, p, m)
+    bt_w = _weigh(np.broadcast_to(np.swapaxes(B, -1, -2), (n_f, nb, m)), info)  # (F, nb, m)
+    normal = at_w @ A                                         # (F, p, p)
+    coupling = at_w @ B                                       # (F, p, nb)
+    rhs = np.einsum("fij,fj->fi", at_w, b)                    # (F, p)
+    try:
+        solved = np.linalg.solve(normal, np.concatenate([coupling, rhs[..., None]], axis=-1))
+    except np.linalg.LinAlgError:
+        raise ValueError("the stacked system is singular: in some frame the available rows "
+                         "of A do not determine the torques") from None
+    k_b, k_r = solved[..., :-1], solved[..., -1]
+    per_s = (bt_w @ B) - np.swapaxes(coupling, -1, -2) @ k_b              # (F, nb, nb)
+    per_t = np.einsum("...ij,...j->...i", bt_w, b) - np.einsum("fpi,fp->fi", coupling, k_r)
+    schur = np.stack([np.bincount(index, weights=per_s[:, i, j], minlength=n_g)
+                      for i in range(nb) for j in range(nb)], axis=-1).reshape(n_g, nb, nb)
+    t = np.stack([np.bincount(index, weights=per_t[:, i], minlength=n_g)
+                  for i in range(nb)], axis=-1)
+    scale = np.abs(schur).max(axis=(-2, -1), initial=0.0)
+    if np.any(scale == 0) or np.any(np.linalg.cond(schur) > 1e14):
         raise ValueError("the stacked system is singular: the biases are not identifiable")
-    return BiasResult(x[: n_f * p].reshape(n_f, p), x[n_f * p:].reshape(n_g, nb))
+    beta = np.linalg.solve(schur, t[..., None])[..., 0]                   # (G, nb)
+    tau = k_r - np.einsum("fpi,fi->fp", k_b, beta[index])
+    return BiasResult(tau, beta)
 
 
 # --------------------------------------------------------------------------- error analysis
-def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray:
+def newton_euler_gain(model: PlanarModel, phi: ArrayLike, phid: ArrayLike) -> np.ndarray:
     r"""Matrix ``F`` of Kuo's eq. (11): how measurement errors reach the Newton-Euler torques.
 
     At fixed angles and velocities the bottom-up torques are affine in the measurements
@@ -534,8 +592,8 @@ def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray
 
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body.
+    model : PlanarModel
+        The body (unbranched), e.g. :class:`bmc.models.standing.FourSegmentModel`.
     phi, phid : array_like, shape (..., 3)
         Segment angles [rad] and velocities [rad/s].
 
@@ -544,16 +602,19 @@ def newton_euler_gain(model: Any, phi: ArrayLike, phid: ArrayLike) -> np.ndarray
     numpy.ndarray, shape (..., 3, 6)
         ``d tau / d z``, columns :data:`ROWS`.
     """
-    if not callable(getattr(model, "check_motion", None)):
-        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
-    phi, phid = model.check_motion(phi, phid)
-    zero = np.zeros_like(phi)
-    base = newton_euler(model, phi, phid, zero, zero).tau
+    q, qd = _model(model).check_state(q=phi, qd=phid)
+    if any(p != i - 1 for i, p in enumerate(model.parent)):
+        raise ValueError(f"model must be unbranched for the bottom-up recursion; its parents "
+                         f"are {model.parent}")
+    q, qd = np.broadcast_arrays(q, qd)
+    zero = np.zeros_like(q)
+    width = 3 + model.k  # the measurement channels: base load, then accelerations
+    base = _newton_euler(model, q, qd, zero, np.zeros(q.shape[:-1] + (3,))).tau
     cols = []
-    for j in range(6):  # six measurement channels, each for all frames at once
-        unit = np.zeros(phi.shape[:-1] + (6,))
+    for j in range(width):  # measurement channels, each for all frames at once
+        unit = np.zeros(q.shape[:-1] + (width,))
         unit[..., j] = 1.0
-        cols.append(newton_euler(model, phi, phid, unit[..., 3:], unit[..., :3]).tau - base)
+        cols.append(_newton_euler(model, q, qd, unit[..., 3:], unit[..., :3]).tau - base)
     return np.stack(cols, axis=-1)
 
 
@@ -592,11 +653,63 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
     return gain @ cov @ np.swapaxes(gain, -1, -2)
 
 
-def _marker_angle_covariance(model: Any, phi: np.ndarray) -> np.ndarray:
+@runtime_checkable
+class Measured(Protocol):
+    """Processed noisy measurements, as :func:`bmc.models.standing.measure` returns them.
+
+    What :func:`paper_covariance` and :func:`propagated_covariance` read (this module does
+    not import the models): the measured ``phi``, ``phid``, ``phidd``, the noise levels per
+    realisation, the filter's noise gains and how frames are stacked.
+    """
+
+    phi: np.ndarray
+    phid: np.ndarray
+    phidd: np.ndarray
+    marker_noise: np.ndarray
+    force_noise: np.ndarray
+    torque_noise: np.ndarray
+    exact_angles: bool
+
+    @property
+    def n_frames(self) -> int:
+        """Frames per realisation."""
+
+    def gains(self) -> np.ndarray:
+        """Noise gains of the processing, (N, 3, 3)."""
+
+    def stack(self, x: ArrayLike) -> np.ndarray:
+        """Per-trial data repeated for every realisation."""
+
+    def per_frame(self, values: ArrayLike) -> np.ndarray:
+        """Per-realisation values repeated for each frame."""
+
+
+def _measured(model: Any, meas: Any) -> tuple[PlanarModel, Measured]:
+    if not isinstance(meas, Measured):
+        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
+                        f"{type(meas).__name__}")
+    model = _model(model)
+    if model.floating:
+        raise ValueError("the measurement covariances are those of a fixed base on a force "
+                         "plate (Kuo's); model has a floating base")
+    return model, meas
+
+
+def _predict(model: PlanarModel, q: np.ndarray, qd: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    """Return the measurements ``z = [T, Fx, Fy, qdd]`` joint torques imply (fixed base)."""
+    kernel = model.kernel
+    rhs = tau @ kernel.P.T - kernel.bias(q, qd)
+    qdd = np.linalg.solve(kernel.mass_matrix(q), rhs[..., None])
+    C, d = kernel.base_reaction_terms(q, qd)
+    return np.concatenate([(C @ qdd)[..., 0] + d, qdd[..., 0]], axis=-1)
+
+
+def _marker_angle_covariance(model: PlanarModel, phi: np.ndarray) -> np.ndarray:
     """Covariance of the raw segment angles per unit marker variance [rad^2/m^2]."""
-    length = model.lengths[1:]
-    cov = np.zeros(phi.shape[:-1] + (3, 3))
-    idx = np.arange(3)
+    length = model.lengths[model.kernel.moving]
+    k = length.size
+    cov = np.zeros(phi.shape[:-1] + (k, k))
+    idx = np.arange(k)
     cov[..., idx, idx] = 2.0 / length**2
     # neighbouring segments share the marker at their common joint
     off = -np.cos(phi[..., 1:] - phi[..., :-1]) / (length[1:] * length[:-1])
@@ -605,7 +718,7 @@ def _marker_angle_covariance(model: Any, phi: np.ndarray) -> np.ndarray:
     return cov
 
 
-def paper_covariance(model: Any, meas: Any) -> np.ndarray:
+def paper_covariance(model: PlanarModel, meas: Measured) -> np.ndarray:
     r"""Kuo's Appendix-B covariance of the measurement errors (diagonal, constant in time).
 
     Force channels: white noise through the filter, :math:`\sigma_F^2 G_{00}`.
@@ -618,31 +731,27 @@ def paper_covariance(model: Any, meas: Any) -> np.ndarray:
 
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body (segment lengths).
-    meas : bmc.models.standing.Measurement
-        Noise levels, filter and sampling.
+    model : PlanarModel
+        The body (segment lengths), e.g. :class:`bmc.models.standing.FourSegmentModel`.
+    meas : Measured
+        Noise levels, filter and sampling (:class:`bmc.models.standing.Measurement`).
 
     Returns
     -------
     numpy.ndarray, shape (R * N, 6, 6)
         Diagonal covariances, rows :data:`ROWS`.
     """
-    if not callable(getattr(model, "check_motion", None)):
-        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
-    if not callable(getattr(meas, "gains", None)):
-        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
-                        f"{type(meas).__name__}")
+    model, meas = _measured(model, meas)
     gains = meas.gains()
     mid = gains[meas.n_frames // 2]
     force = np.stack([meas.torque_noise, meas.force_noise, meas.force_noise], -1) ** 2
-    accel = 2.0 * meas.marker_noise[:, None] ** 2 / model.lengths[1:] ** 2
+    accel = 2.0 * meas.marker_noise[:, None] ** 2 / model.lengths[model.kernel.moving] ** 2
     var = np.concatenate([force * mid[0, 0], accel * mid[2, 2]], axis=-1)
-    return meas.per_frame(var[:, :, None] * np.eye(6))
+    return meas.per_frame(var[:, :, None] * np.eye(var.shape[-1]))
 
 
 def propagated_covariance(
-    model: Any, meas: Any, *, tau: ArrayLike | None = None
+    model: PlanarModel, meas: Measured, *, tau: ArrayLike | None = None
 ) -> np.ndarray:
     r"""Covariance of the errors of ``A tau = b`` with marker noise carried all the way.
 
@@ -660,10 +769,11 @@ def propagated_covariance(
 
     Parameters
     ----------
-    model : bmc.models.standing.FourSegmentModel
-        The body.
-    meas : bmc.models.standing.Measurement
-        The processed measurements (their angles are the linearisation point).
+    model : PlanarModel
+        The body, e.g. :class:`bmc.models.standing.FourSegmentModel` (a fixed base).
+    meas : Measured
+        The processed measurements (:class:`bmc.models.standing.Measurement`); their
+        angles are the linearisation point.
     tau : array_like, shape (R * N, 3), optional
         Torques at which to linearise [N m] (keyword-only). Default: the top-down
         inverse dynamics of the measured motion, ``model.inverse_dynamics``.
@@ -673,35 +783,32 @@ def propagated_covariance(
     numpy.ndarray, shape (R * N, 6, 6)
         Full covariance of the errors, rows :data:`ROWS`.
     """
-    if not callable(getattr(model, "check_motion", None)):
-        raise TypeError(f"model must be a FourSegmentModel; got {type(model).__name__}")
-    if not callable(getattr(meas, "gains", None)):
-        raise TypeError("meas must be a Measurement (from bmc.models.standing.measure); got "
-                        f"{type(meas).__name__}")
+    model, meas = _measured(model, meas)
     phi, phid = meas.phi, meas.phid
+    k = model.k
     tau = model.inverse_dynamics(phi, phid, meas.phidd) if tau is None else as_array(
-        tau, "tau", unit="N m", last=3
+        tau, "tau", unit="N m", last=model.m // 2
     )
     gains = meas.stack(meas.gains())
     n_f = phi.shape[0]
-    select = np.zeros((6, 9))
-    select[3:, 6:] = np.eye(3)  # the measured accelerations enter e directly
-    jac = np.zeros((n_f, 6, 9)) + select
+    select = np.zeros((3 + k, 3 * k))
+    select[3:, 2 * k:] = np.eye(k)  # the measured accelerations enter e directly
+    jac = np.zeros((n_f, 3 + k, 3 * k)) + select
     if not meas.exact_angles:
         # linearise by central differences in each angle and velocity, all in one call
-        steps = _EPS * np.concatenate([np.eye(3), -np.eye(3)])  # (6, 3)
+        steps = _EPS * np.concatenate([np.eye(k), -np.eye(k)])  # (2k, k)
         zero = np.zeros_like(steps)
-        dphi = np.concatenate([steps, zero])[:, None, :]  # (12, 1, 3)
+        dphi = np.concatenate([steps, zero])[:, None, :]  # (4k, 1, k)
         dphid = np.concatenate([zero, steps])[:, None, :]
-        z = model.predict(
-            (phi + dphi).reshape(-1, 3), (phid + dphid).reshape(-1, 3),
-            np.broadcast_to(tau, (12,) + tau.shape).reshape(-1, 3),
-        ).reshape(12, n_f, 6)
-        jac[:, :, :3] = -np.moveaxis(z[0:3] - z[3:6], 0, -1) / (2 * _EPS)
-        jac[:, :, 3:6] = -np.moveaxis(z[6:9] - z[9:12], 0, -1) / (2 * _EPS)
+        z = _predict(
+            model, (phi + dphi).reshape(-1, k), (phid + dphid).reshape(-1, k),
+            np.broadcast_to(tau, (4 * k,) + tau.shape).reshape(-1, tau.shape[-1]),
+        ).reshape(4 * k, n_f, 3 + k)
+        jac[:, :, :k] = -np.moveaxis(z[0:k] - z[k:2 * k], 0, -1) / (2 * _EPS)
+        jac[:, :, k:2 * k] = -np.moveaxis(z[2 * k:3 * k] - z[3 * k:], 0, -1) / (2 * _EPS)
     sigma = meas.per_frame(meas.marker_noise)[:, None, None]  # [m]
     angle = sigma**2 * _marker_angle_covariance(model, phi)  # raw angles [rad^2]
-    kin = np.einsum("fab,fij->faibj", gains, angle).reshape(n_f, 9, 9)
+    kin = np.einsum("fab,fij->faibj", gains, angle).reshape(n_f, 3 * k, 3 * k)
     cov = jac @ kin @ np.swapaxes(jac, -1, -2)
     force = np.stack([meas.torque_noise, meas.force_noise, meas.force_noise], -1) ** 2
     idx = np.arange(3)

@@ -23,12 +23,12 @@ source writes ``R_F`` for the matrix that maps global to foot coordinates, which
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, frames, inertia_tensors, positive, rotation_matrices
+from bmc.constants import STANDARD_GRAVITY
 from bmc.rotations import skew
 
 __all__ = ["MatrixForm", "assemble", "joint_loads", "solve"]
@@ -78,18 +78,21 @@ class MatrixForm:
         return self.qdd @ self.M.T - self.C - self.G - self.E
 
 
-def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext,
-                    free_moment):
+def _segment_inputs(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike,  # noqa: N803
+                    rcm: ArrayLike, rp: ArrayLike, acm: ArrayLike, omega: ArrayLike,
+                    omegadot: ArrayLike, f_ext: ArrayLike, p_ext: ArrayLike,
+                    free_moment: ArrayLike | None
+                    ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """Validate and broadcast the chain inputs to (N, n, ...) arrays."""
-    mass = as_array(mass, "mass", unit="kg", ndim=1)
-    n = mass.shape[0]
-    if n < 1 or np.any(mass <= 0):
-        raise ValueError(f"mass [kg] must hold one positive mass per segment; got {mass}")
-    inertia = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3))
-    if inertia.shape != (n, 3, 3):
+    masses = as_array(mass, "mass", unit="kg", ndim=1)
+    n = masses.shape[0]
+    if n < 1 or np.any(masses <= 0):
+        raise ValueError(f"mass [kg] must hold one positive mass per segment; got {masses}")
+    tensors = as_array(inertia, "inertia", unit="kg m^2", last=(3, 3))
+    if tensors.shape != (n, 3, 3):
         raise ValueError(f"inertia [kg m^2] must have shape ({n}, 3, 3), one tensor per "
-                         f"segment in its own frame; got shape {inertia.shape}")
-    inertia_tensors(inertia, "inertia")
+                         f"segment in its own frame; got shape {tensors.shape}")
+    inertia_tensors(tensors, "inertia")
     per_segment = {}
     for name, value, unit, tail in (("R", R, "", (3, 3)), ("rcm", rcm, "m", (3,)),
                                     ("rp", rp, "m", (3,)), ("acm", acm, "m/s^2", (3,)),
@@ -103,24 +106,25 @@ def _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ex
                              f"(N, {n}, ...) for N frames; got shape {arr.shape}")
         per_segment[name] = rotation_matrices(arr, "R") if name == "R" else arr
     external = {}
-    for name, value, unit in (("f_ext", f_ext, "N"), ("p_ext", p_ext, "m"),
-                              ("free_moment", free_moment, "N m")):
-        if value is None:
+    loads: tuple[tuple[str, ArrayLike | None, str], ...] = (
+        ("f_ext", f_ext, "N"), ("p_ext", p_ext, "m"), ("free_moment", free_moment, "N m"))
+    for name, given, unit in loads:
+        if given is None:
             external[name] = np.zeros((1, 3))
         else:
-            external[name] = np.atleast_2d(as_array(value, name, unit=unit, last=3,
+            external[name] = np.atleast_2d(as_array(given, name, unit=unit, last=3,
                                                     ndim=(1, 2)))
     lead = frames(*((k, v, v.ndim - 1) for k, v in (*per_segment.items(), *external.items())))
     N = lead[0] if lead else 1
     out = {k: np.broadcast_to(v, (N, *v.shape[1:])) for k, v in per_segment.items()}
     out.update({k: np.broadcast_to(v, (N, 3)) for k, v in external.items()})
-    return mass, inertia, out
+    return masses, tensors, out
 
 
 def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, rp: ArrayLike,
              acm: ArrayLike, omega: ArrayLike, omegadot: ArrayLike, f_ext: ArrayLike,
              p_ext: ArrayLike, *, free_moment: ArrayLike | None = None,
-             g: float = 9.80665) -> MatrixForm:
+             g: float = STANDARD_GRAVITY) -> MatrixForm:
     """Assemble the matrix form of the 3D Newton-Euler equations of a chain of segments.
 
     Segments are numbered from the distal end (1 = foot, 2 = shank, ...). Segment ``i``'s
@@ -158,8 +162,8 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     free_moment : array_like, shape (N, 3) or (3,), optional
         External free moment on segment 1, global frame [N m] (default zero).
     g : float, optional
-        Acceleration of free fall [m/s^2] along -y (default 9.80665, as
-        :func:`bmc.invdyn2d`).
+        Acceleration of free fall [m/s^2] along -y (default
+        :data:`bmc.constants.STANDARD_GRAVITY`, as :func:`bmc.invdyn2d`).
 
     Returns
     -------
@@ -177,9 +181,9 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     ((1, 6, 6), array([ 0., 20.,  0.]))
     """
     g = positive(g, "g", unit="m/s^2", allow_zero=True)
-    mass, inertia, d = _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot,
-                                       f_ext, p_ext, free_moment)
-    n = mass.shape[0]
+    masses, tensors, d = _segment_inputs(mass, inertia, R, rcm, rp, acm, omega, omegadot,
+                                         f_ext, p_ext, free_moment)
+    n = masses.shape[0]
     N = d["R"].shape[0]
     R, Rt = d["R"], np.swapaxes(d["R"], -1, -2)
     eye = np.eye(3)
@@ -190,13 +194,13 @@ def assemble(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike, 
     C = np.zeros((N, 6 * n))
     E = np.zeros((N, 6 * n))
     A = np.zeros((N, 6 * n, 6 * n))
-    I_omega = np.einsum("ijk,nik->nij", inertia, d["omega"])            # (N, n, 3)
+    I_omega = np.einsum("ijk,nik->nij", tensors, d["omega"])            # (N, n, 3)
     gyro = np.cross(d["omega"], I_omega)                                # omega x I omega
     for i in range(n):                      # a loop over segments, never over frames
         f, m = slice(6 * i, 6 * i + 3), slice(6 * i + 3, 6 * i + 6)
-        M[f, f] = mass[i] * eye
-        M[m, m] = inertia[i]
-        G[f] = mass[i] * np.array([0.0, -g, 0.0])
+        M[f, f] = masses[i] * eye
+        M[m, m] = tensors[i]
+        G[f] = masses[i] * np.array([0.0, -g, 0.0])
         qdd[:, f] = d["acm"][:, i]
         qdd[:, m] = d["omegadot"][:, i]
         C[:, m] = -gyro[:, i]
@@ -235,42 +239,16 @@ def solve(system: MatrixForm) -> np.ndarray:
     return np.linalg.solve(system.A, system.b[..., None])[..., 0]
 
 
-_INPUTS = ("mass", "inertia", "R", "rcm", "rp", "acm", "omega", "omegadot", "f_ext", "p_ext")
-
-
-def _trial_inputs(args: tuple[Any, ...], free_moment: Any) -> tuple[tuple[Any, ...], Any]:
-    """Return the arguments of :func:`assemble` from arrays or from a trial passed first."""
-    trial = args[0]
-    if not all(hasattr(trial, name) for name in _INPUTS):
-        missing = [name for name, value in zip(_INPUTS, args, strict=True) if value is None]
-        if missing:
-            raise TypeError(f"joint_loads() needs {', '.join(missing)}; pass every array, or "
-                            f"a trial with the attributes {', '.join(_INPUTS)} (e.g. a "
-                            f"Stance) in place of them; got {type(trial).__name__} as mass")
-        return args, free_moment
-    extra = [name for name, value in zip(_INPUTS[1:], args[1:], strict=True) if value is not None]
-    if extra:
-        raise TypeError(f"joint_loads() takes {', '.join(extra)} from the trial "
-                        f"{type(trial).__name__}; pass them either way, not both")
-    if free_moment is None:
-        free_moment = getattr(trial, "free_moment", None)
-    return tuple(getattr(trial, name) for name in _INPUTS), free_moment
-
-
-def joint_loads(mass: ArrayLike | Any, inertia: ArrayLike | None = None,
-                R: ArrayLike | None = None, rcm: ArrayLike | None = None,
-                rp: ArrayLike | None = None, acm: ArrayLike | None = None,
-                omega: ArrayLike | None = None, omegadot: ArrayLike | None = None,
-                f_ext: ArrayLike | None = None, p_ext: ArrayLike | None = None, *,
-                free_moment: ArrayLike | None = None, g: float = 9.80665,
+def joint_loads(mass: ArrayLike, inertia: ArrayLike, R: ArrayLike, rcm: ArrayLike,  # noqa: N803
+                rp: ArrayLike, acm: ArrayLike, omega: ArrayLike, omegadot: ArrayLike,
+                f_ext: ArrayLike, p_ext: ArrayLike, *,
+                free_moment: ArrayLike | None = None, g: float = STANDARD_GRAVITY,
                 frame: str = "segment") -> tuple[np.ndarray, np.ndarray]:
     """Joint forces and moments of a chain by the matrix formalism (one solve per frame).
 
-    Takes the arguments of :func:`assemble` (see there for shapes and units), or a trial in
-    their place: any object with the attributes ``mass``, ``inertia``, ``R``, ``rcm``,
-    ``rp``, ``acm``, ``omega``, ``omegadot``, ``f_ext``, ``p_ext`` and optionally
-    ``free_moment`` (the default of that argument), for example
-    :class:`bmc.models.stance.Stance`: ``joint_loads(stance)``.
+    Takes the arguments of :func:`assemble` (see there for shapes and units). A trial that
+    holds them, such as :class:`bmc.models.stance.Stance`, gives them by name:
+    ``joint_loads(**stance.inputs())``.
 
     Parameters
     ----------
@@ -296,13 +274,11 @@ def joint_loads(mass: ArrayLike | Any, inertia: ArrayLike | None = None,
     """
     if frame not in ("segment", "global"):
         raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
-    (mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext), free_moment = \
-        _trial_inputs((mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext),
-                      free_moment)
     system = assemble(mass, inertia, R, rcm, rp, acm, omega, omegadot, f_ext, p_ext,
                       free_moment=free_moment, g=g)
     one_frame = (np.ndim(R) == 3 and all(np.ndim(v) == 2 for v in (rcm, rp, acm, omega, omegadot))
-                 and all(np.ndim(v) <= 1 for v in (f_ext, p_ext, free_moment)))
+                 and all(np.ndim(v) <= 1 for v in (f_ext, p_ext))
+                 and (free_moment is None or np.ndim(free_moment) <= 1))
     x = solve(system).reshape(system.qdd.shape[0], -1, 2, 3)
     F, M = x[:, :, 0], x[:, :, 1]
     if frame == "global":

@@ -8,6 +8,11 @@ Planar
   segment kinematics (optionally low-pass filtered, derivatives by central differences) and
   joint loads at the ankle, knee and hip out, foot -> shank -> thigh.
 
+The recursion itself, each segment's proximal load passed on as the next segment's distal
+load, is written once in the package (``bmc._kernels.upward``): :func:`lower_limb` runs it
+on measured segment kinematics, :func:`bmc.reactions.reactions_newton_euler` and
+:func:`bmc.least_squares.newton_euler` on a planar model's.
+
 Spatial
 -------
 - :func:`invdyn3d` is the same step for one segment in 3D (Newton's and Euler's equations
@@ -39,17 +44,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bmc._kernels import newton_euler_step, upward
 from bmc._validation import as_array, frames, inertia_tensors, positive, rotation_matrices
-from bmc.kinematics import cross2
+from bmc.constants import STANDARD_GRAVITY
 
 __all__ = ["LowerLimbResult", "invdyn2d", "invdyn3d", "joint_loads3d", "lower_limb"]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-
-G = 9.80665  # standard acceleration of free fall [m/s^2] (ISO 80000-3)
 
 
 def invdyn2d(
@@ -63,7 +66,7 @@ def invdyn2d(
     Fd: ArrayLike,  # noqa: N803
     Md: ArrayLike,  # noqa: N803
     *,
-    g: float = G,
+    g: float = STANDARD_GRAVITY,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Planar inverse dynamics of one segment: proximal joint load from the distal one.
 
@@ -93,7 +96,7 @@ def invdyn2d(
         Free moment acting ON the segment at its distal end [N m] (0 for the foot).
     g : float, optional
         Acceleration of free fall [m/s^2], acting along -y (keyword-only).
-        Default 9.80665.
+        Default :data:`bmc.constants.STANDARD_GRAVITY` (9.80665).
 
     Returns
     -------
@@ -154,15 +157,9 @@ def invdyn2d(
         if np.any(sca[name] < 0):
             raise ValueError(f"{name} must be non-negative; got {sca[name]!r:.80}")
     lead = frames(*[(k, v, 1) for k, v in vec.items()], *[(k, v, 0) for k, v in sca.items()])
-    gravity = np.array([0.0, -positive(g, "g", unit="m/s^2", allow_zero=True)])
-    m = sca["mass"][..., None]
-    Fp = m * vec["acm"] - m * gravity - vec["Fd"]
-    Mp = (
-        sca["Icm"] * sca["alpha"]
-        - sca["Md"]
-        - cross2(vec["rd"] - vec["rcm"], vec["Fd"])
-        - cross2(vec["rp"] - vec["rcm"], Fp)
-    )
+    Fp, Mp = newton_euler_step(vec["rcm"], vec["rd"], vec["rp"], vec["acm"], sca["alpha"],
+                               sca["mass"], sca["Icm"], vec["Fd"], sca["Md"],
+                               positive(g, "g", unit="m/s^2", allow_zero=True))
     return np.broadcast_to(Fp, lead + (2,)).copy(), np.broadcast_to(Mp, lead).copy()
 
 
@@ -260,6 +257,7 @@ def _segment_parameters(segments: object) -> tuple[np.ndarray, np.ndarray, np.nd
             return obj[key]
         return getattr(obj, key)
 
+    values: list[object]
     try:
         if isinstance(segments, Mapping) and all(s in segments for s in _SEGMENTS):
             items = [segments[s] for s in _SEGMENTS]
@@ -279,7 +277,7 @@ def _segment_parameters(segments: object) -> tuple[np.ndarray, np.ndarray, np.nd
             f"segments (e.g. bmc.anthropometry.segment(...)); got {type(segments).__name__}"
         ) from None
     mass, inertia, frac = (
-        as_array(v, f"segments.{f}", unit=u, ndim=1)
+        as_array(v, f"segments.{f}", unit=u, ndim=1)  # type: ignore[arg-type]
         for v, f, u in zip(values, fields, ("kg", "kg m^2", "-"), strict=True)
     )
     for arr, f in ((mass, "mass"), (inertia, "inertia"), (frac, "com_fraction")):
@@ -362,7 +360,7 @@ def lower_limb(
     cutoff: float | None = None,
     quasi_static: bool = False,
     time: ArrayLike | None = None,
-    g: float = G,
+    g: float = STANDARD_GRAVITY,
 ) -> LowerLimbResult:
     r"""Planar inverse dynamics of the lower limb, foot -> shank -> thigh.
 
@@ -399,7 +397,9 @@ def lower_limb(
     time : array_like, shape (N,), optional
         Sample times [s]; if given, ``freq`` must match it.
     g : float, optional
-        Acceleration of free fall [m/s^2], along -y. Default 9.80665.
+        Acceleration of free fall [m/s^2], along -y. Default
+        :data:`bmc.constants.STANDARD_GRAVITY` (9.80665), the value the running data were
+        simulated with.
 
     Returns
     -------
@@ -495,15 +495,14 @@ def lower_limb(
     if quasi_static:
         acc, alpha = np.zeros_like(acc), np.zeros_like(alpha)
 
-    forces = np.empty_like(com)
-    moments = np.empty_like(angles)
-    Fd, Md, rd = force, moment0, np.zeros_like(force)  # load on the foot from the ground
-    for i in (2, 1, 0):  # foot, shank, thigh
-        forces[:, i], moments[:, i] = invdyn2d(
-            com[:, i], rd, prox[:, i], acc[:, i], alpha[:, i], mass[i], inertia[i], Fd, Md,
-            g=g,
-        )
-        Fd, Md, rd = -forces[:, i], -moments[:, i], prox[:, i]
+    # the upward recursion from the ground's load on the foot (at the origin): foot, shank,
+    # thigh, each passing its proximal load on to the next
+    up = [2, 1, 0]
+    points = np.concatenate([np.zeros((com.shape[0], 1, 2)), prox[:, up]], axis=1)
+    forces, moments = upward(com[:, up], acc[:, up], alpha[:, up], mass[up], inertia[up],
+                             points, force, moment0, positive(g, "g", unit="m/s^2",
+                                                              allow_zero=True))
+    forces, moments = (np.ascontiguousarray(x[:, ::-1]) for x in (forces, moments))
 
     joint_angles = np.stack(
         [angles[:, 0] + np.pi / 2, angles[:, 0] - angles[:, 1],
@@ -536,7 +535,7 @@ def invdyn3d(
     Fd: ArrayLike,  # noqa: N803 - as in invdyn2d
     Md: ArrayLike,  # noqa: N803
     *,
-    g: float = G,
+    g: float = STANDARD_GRAVITY,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Spatial inverse dynamics of one segment: proximal joint load from the distal one.
 
@@ -626,7 +625,7 @@ def joint_loads3d(
     p_ext: ArrayLike,
     *,
     free_moment: ArrayLike | None = None,
-    g: float = G,
+    g: float = STANDARD_GRAVITY,
     frame: str = "segment",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Joint loads of a 3D chain, segment by segment from the distal end (recursive).

@@ -33,7 +33,12 @@ proximal joint to its distal end, with ``s_i = +1`` for segments that point up a
 ``lambda`` for a joint is the force that the distal (child) segment exerts on the proximal
 (parent) segment there [N]; its vertical component is positive in compression.
 
-The model is a :class:`bmc.tree.PlanarTree`; every function here takes any tree. The paper's
+Every function here takes any :class:`bmc.planar.PlanarModel` (Blajer's floating
+:class:`bmc.tree.PlanarTree`, a fixed-base chain, a new model) and the state as arrays: the
+model, then ``q, qd, qdd``, then the loads. Arguments are checked once, here; the model's
+unchecked ``kernel`` does the arithmetic. For a fixed base the classical formula includes
+the base's constraints (its pin, or a welded root), and the pin at the base is a joint like
+any other. The paper's
 seven-segment human model, its leg-only explicit formulas (3.3) and a generated somersault
 to apply all this to are in :mod:`bmc.models.human` and :mod:`bmc.models.somersault`; the
 sympy derivation of ``g``, ``D``, ``E`` and ``gamma`` is :func:`symbolic_model`.
@@ -47,22 +52,21 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, frames
-from bmc.newton_euler import invdyn2d
-from bmc.tree import InverseDynamics, PlanarTree
+from bmc.planar import InverseDynamics, PlanarModel
+from bmc.tree import PlanarTree
 
 __all__ = [
     "InverseDynamics",
     "Trial",
     "SymbolicModel",
-    "contact_inverse_dynamics",
     "minimal_form",
     "motion_reactions",
     "reactions_augmented",
@@ -76,101 +80,73 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-@runtime_checkable
 class Trial(Protocol):
-    """A motion of a tree, which every formulation here takes in place of ``model, q, qd, qdd``.
+    """A motion of a floating model with one contact, as :func:`motion_reactions` takes it.
 
-    Any object with these attributes will do (duck typing), for example
-    :class:`bmc.models.somersault.Motion`; this module does not import the models.
+    For example :class:`bmc.models.somersault.Motion` (this module does not import the
+    models).
 
     Attributes
     ----------
-    model : PlanarTree
-    q, qd, qdd : numpy.ndarray, shape (..., k)
-        Generalised coordinates [m, rad] and their first and second time derivatives.
+    model : PlanarModel
+    q, qd, qdd : numpy.ndarray, shape (N, k)
+        Coordinates [m, rad] and their first and second time derivatives.
+    contact_force : numpy.ndarray, shape (N, 2)
+        Force of the environment [N] at ``contact_point``.
+    contact_point : (str, float)
+        Segment and distance from its proximal joint [m].
     """
 
-    model: PlanarTree
-    q: Any
-    qd: Any
-    qdd: Any
+    @property
+    def model(self) -> PlanarModel:
+        """The model that moved."""
+
+    @property
+    def q(self) -> np.ndarray:
+        """Coordinates [m, rad], (N, k)."""
+
+    @property
+    def qd(self) -> np.ndarray:
+        """Their rates, (N, k)."""
+
+    @property
+    def qdd(self) -> np.ndarray:
+        """Their second derivatives, (N, k)."""
+
+    @property
+    def contact_force(self) -> np.ndarray:
+        """Force of the environment [N], (N, 2)."""
+
+    @property
+    def contact_point(self) -> tuple[str, float]:
+        """Segment and distance [m] where it acts."""
 
 
-def _unpack(func: str, model: Any, state: tuple[str, ...], args: tuple[Any, ...],
-            rest: tuple[str, ...] = ()) -> tuple[Any, ...]:
-    """Return ``(tree, *state arrays, *rest)`` from a tree and arrays or from a :class:`Trial`.
-
-    ``args`` are the values of the parameters ``state + rest`` as called. With a tree they
-    are returned as they are (a missing one is an error). With a trial the state comes from
-    it, and the values meant for ``rest`` may be given by position (they then arrive in the
-    slots of ``state``) or by name; one given neither way is the trial's attribute of that
-    name, if it has one.
-    """
-    if isinstance(model, PlanarTree):
-        for name, value in zip(state + rest, args, strict=True):
-            if value is None:
-                raise TypeError(f"{func}() needs {name} when model is a PlanarTree; pass "
-                                f"{', '.join(state + rest)}, or a trial with the attributes "
-                                f"model, q, qd, qdd (e.g. a Motion) in place of the model")
-        return (model, *args)
-    if not isinstance(model, Trial) or not isinstance(model.model, PlanarTree):
-        raise TypeError(f"model must be a PlanarTree (e.g. human_model()) or a trial with the "
-                        f"attributes model (a PlanarTree), q, qd, qdd (e.g. a Motion); got "
-                        f"{type(model).__name__}")
-    k, r = len(state), len(rest)
-    given = [(name, value) for name, value in zip(state, args[:k], strict=True)
-             if value is not None]
-    if len(given) > r:
-        raise TypeError(f"{func}() takes {state} from the trial {type(model).__name__}; pass "
-                        f"only {rest or 'keyword arguments'} after it, got "
-                        f"{[name for name, _ in given]}")
-    values = []
-    for j, name in enumerate(rest):
-        by_position = args[j] if j < k else None
-        by_name = args[k + j]
-        if by_position is not None and by_name is not None:
-            raise TypeError(f"{func}() got {name} twice (by position and by name)")
-        value = by_name if by_position is None else by_position
-        if value is None:
-            value = getattr(model, name, None)
-        if value is None:
-            raise TypeError(f"{func}() needs {name}; the trial {type(model).__name__} has "
-                            f"no attribute {name}")
-        values.append(value)
-    trial = tuple(getattr(model, name) for name in state)
-    return (model.model, *trial, *values)
+def _applied(model: PlanarModel, h: ArrayLike) -> np.ndarray:
+    return as_array(h, "h", unit="N, N m", last=3 * model.n)
 
 
-_UNITS = {"q": "m, rad", "qd": "m/s, rad/s", "qdd": "m/s^2, rad/s^2"}
-
-
-def _state(model: PlanarTree, *more: tuple[str, np.ndarray, int],
-           **state: ArrayLike) -> list[np.ndarray]:
-    """Return the state arrays (any of ``q``, ``qd``, ``qdd``) checked against the tree.
-
-    ``more`` are further checked arrays as ``(name, array, per-frame dimensions)``; all of
-    them must describe the same frames (or one frame), or a ValueError names them.
-    """
-    arrays = [model.check_coordinates(value, name, _UNITS[name]) for name, value in state.items()]
-    frames(*[(name, arr, 1) for name, arr in zip(state, arrays, strict=True)], *more)
-    return arrays
+def _model(model: Any) -> PlanarModel:
+    if not isinstance(model, PlanarModel):
+        raise TypeError(f"model must be a planar model (bmc.planar.PlanarModel, e.g. "
+                        f"human_model()); got {type(model).__name__}")
+    return model
 
 
 # ---------------------------------------------------------------------------- formulations
-def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                 qd: ArrayLike | None = None, h: ArrayLike | None = None
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Project the Newton-Euler equations onto the joint coordinates (eq. 2.9).
+def minimal_form(model: PlanarModel, q: ArrayLike, qd: ArrayLike,
+                 h: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Project the Newton-Euler equations onto the model's coordinates (eq. 2.9).
 
     Parameters
     ----------
-    model : PlanarTree or Trial
-        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
-        ``model, q, qd``: ``minimal_form(motion, h)``.
+    model : PlanarModel
+        The model, e.g. :func:`bmc.models.human.human_model`.
     q, qd : array_like, shape (..., k)
-        Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+        Coordinates [m, rad] and velocities [m/s, rad/s].
     h : array_like, shape (..., 3n)
-        Applied forces [N, N m].
+        Applied forces on ``[x_i, y_i, theta_i]`` (:meth:`PlanarModel.applied_forces`)
+        [N, N m].
 
     Returns
     -------
@@ -190,64 +166,64 @@ def minimal_form(model: PlanarTree | Trial, q: ArrayLike | None = None,
     >>> round(float(Mbar[0, 0]), 3) == round(tree.total_mass, 3)   # whole-body mass
     True
     """
-    model, q, qd, h = _unpack("minimal_form", model, ("q", "qd"), (q, qd, h), ("h",))
-    h = model.check_vector(h, "h", 3 * model.n, "N, N m")
-    q, qd = _state(model, ("h", h, 1), q=q, qd=qd)
-    D = model.jacobian_q(q)
-    d = np.einsum("...ai,...a->...i", D, model.mass_diagonal() * model.gamma(q, qd))
+    q, qd = _model(model).check_state(q=q, qd=qd)
+    h = _applied(model, h)
+    frames(("q", q, 1), ("h", h, 1))
+    kernel = model.kernel
+    D = kernel.jacobian_q(q)
+    d = np.einsum("...ai,...a->...i", D, kernel.mass_diagonal() * kernel.gamma(q, qd))
     hbar = np.einsum("...ai,...a->...i", D, h)
-    return model.mass_matrix(q), d, hbar
+    return kernel.mass_matrix(q), d, hbar
 
 
-def reactions_augmented(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                        qd: ArrayLike | None = None, qdd: ArrayLike | None = None,
-                        h: ArrayLike | None = None, *,
-                        joints: Sequence[int | str] | None = None) -> np.ndarray:
+def reactions_augmented(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+                        h: ArrayLike, *, joints: Sequence[int | str] | None = None
+                        ) -> np.ndarray:
     """Joint reactions by eq. (2.10): ``lambda = E^T (h - M (D qdd + gamma))``.
 
     No matrix is inverted; only the columns of ``E`` for the requested joints are used.
 
     Parameters
     ----------
-    model : PlanarTree or Trial
-        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
-        ``model, q, qd, qdd``: ``reactions_augmented(motion, h)``.
+    model : PlanarModel
+        The model.
     q, qd, qdd : array_like, shape (..., k)
-        Generalised coordinates [m, rad] and their first and second time derivatives.
+        Coordinates [m, rad] and their first and second time derivatives.
     h : array_like, shape (..., 3n)
-        Applied forces (see :meth:`PlanarTree.applied_forces`) [N, N m].
+        Applied forces (see :meth:`PlanarModel.applied_forces`) [N, N m].
     joints : sequence of str or int, optional
         Joints to compute (default all), by name or index.
 
     Returns
     -------
     numpy.ndarray, shape (..., 2 * len(joints))
-        ``[lambda_x, lambda_y]`` per joint: force of the distal on the proximal segment [N].
+        ``[lambda_x, lambda_y]`` per joint: force of the distal on the proximal segment
+        (the ground, for a fixed base's pin) [N].
     """
-    model, q, qd, qdd, h = _unpack("reactions_augmented", model, ("q", "qd", "qdd"),
-                                   (q, qd, qdd, h), ("h",))
+    q, qd, qdd = _model(model).check_state(q=q, qd=qd, qdd=qdd)
     cols = model.joint_columns(joints)
-    h = model.check_vector(h, "h", 3 * model.n, "N, N m")
-    q, qd, qdd = _state(model, ("h", h, 1), q=q, qd=qd, qdd=qdd)
-    pdd = np.einsum("...ai,...i->...a", model.jacobian_q(q), qdd) + model.gamma(q, qd)
-    return (h - model.mass_diagonal() * pdd) @ model.jacobian_z()[:, cols]
+    h = _applied(model, h)
+    frames(("q", q, 1), ("h", h, 1))
+    kernel = model.kernel
+    pdd = np.einsum("...ai,...i->...a", kernel.jacobian_q(q), qdd) + kernel.gamma(q, qd)
+    return (h - kernel.mass_diagonal() * pdd) @ kernel.jacobian_z()[:, cols]
 
 
-def reactions_classical(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                        qd: ArrayLike | None = None, h: ArrayLike | None = None, *,
+def reactions_classical(model: PlanarModel, q: ArrayLike, qd: ArrayLike, h: ArrayLike, *,
                         joints: Sequence[int | str] | None = None) -> np.ndarray:
     """Joint reactions by the classical eq. (2.11): one linear solve per frame.
 
     ``lambda = (C M^-1 C^T)^-1 C (M^-1 h - gamma)``: the reactions of the motion that the
     applied forces ``h`` would produce. It uses no measured acceleration, and it agrees with
-    :func:`reactions_augmented` only when ``qdd`` and ``h`` satisfy eq. (2.9).
+    :func:`reactions_augmented` only when ``qdd`` and ``h`` satisfy eq. (2.9). ``C`` holds
+    every constraint of the model, a fixed base's included.
 
     Parameters
     ----------
-    model : PlanarTree or Trial
-        The tree, or a trial in place of ``model, q, qd``: ``reactions_classical(motion, h)``.
+    model : PlanarModel
+        The model.
     q, qd : array_like, shape (..., k)
-        Generalised coordinates [m, rad] and velocities [m/s, rad/s].
+        Coordinates [m, rad] and velocities [m/s, rad/s].
     h : array_like, shape (..., 3n)
         Applied forces [N, N m].
     joints : sequence of str or int, optional
@@ -258,141 +234,74 @@ def reactions_classical(model: PlanarTree | Trial, q: ArrayLike | None = None,
     numpy.ndarray, shape (..., 2 * len(joints))
         Force of the distal on the proximal segment at each joint [N].
     """
-    model, q, qd, h = _unpack("reactions_classical", model, ("q", "qd"), (q, qd, h), ("h",))
+    q, qd = _model(model).check_state(q=q, qd=qd)
     cols = model.joint_columns(joints)
-    h = model.check_vector(h, "h", 3 * model.n, "N, N m")
-    q, qd = _state(model, ("h", h, 1), q=q, qd=qd)
-    C = model.constraint_jacobian(model.absolute_coordinates(q))
-    minv = 1.0 / model.mass_diagonal()
+    h = _applied(model, h)
+    frames(("q", q, 1), ("h", h, 1))
+    kernel = model.kernel
+    p = np.concatenate([kernel.points(q, model.com_lever), kernel.theta(q)[..., None]], axis=-1)
+    C = kernel.constraints(p.reshape(p.shape[:-2] + (-1,)), values=False)[1]
+    minv = 1.0 / kernel.mass_diagonal()
     A = np.einsum("...ia,a,...ja->...ij", C, minv, C)
-    b = np.einsum("...ia,...a->...i", C, minv * h - model.gamma(q, qd))
+    b = np.einsum("...ia,...a->...i", C, minv * h - kernel.gamma(q, qd))
     return np.linalg.solve(A, b[..., None])[..., 0][..., cols]
 
 
-def reactions_newton_euler(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                           qd: ArrayLike | None = None, qdd: ArrayLike | None = None,
-                           contact_force: ArrayLike | None = None,
-                           contact_point: tuple[int | str, float] | None = None, *,
-                           contact_moment: ArrayLike | None = None
+def reactions_newton_euler(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
+                           contact_force: ArrayLike, contact_point: tuple[int | str, float], *,
+                           contact_moment: ArrayLike = 0.0
                            ) -> tuple[np.ndarray, np.ndarray]:
-    """Joint loads by the recursive Newton-Euler pass, from the contact segment upward.
+    """Joint loads by the upward Newton-Euler recursion, from the contact segment.
 
-    Uses :func:`bmc.invdyn2d` for the contact segment and each of its ancestors in turn, up
-    to the child of the root (for the human model: foot, shank, thigh); each segment's
-    proximal load, reversed, is the next one's distal load.
+    Starts at the contact segment with the contact load and goes from segment to parent
+    through every joint on the way to the base (for the human model: foot, shank, thigh);
+    each segment's proximal load, reversed, is the next one's distal load. The recursion
+    is the package's one (``bmc._kernels.upward``, also that of
+    :func:`bmc.newton_euler.lower_limb` and :func:`bmc.least_squares.newton_euler`).
 
     Parameters
     ----------
-    model : PlanarTree or Trial
-        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
-        ``model, q, qd, qdd``; its ``contact_force``, ``contact_point`` and
-        ``contact_moment``, if it has them, are the defaults of those arguments:
-        ``reactions_newton_euler(motion)``.
+    model : PlanarModel
+        The model.
     q, qd, qdd : array_like, shape (..., k)
-        Generalised coordinates and their derivatives [m, rad, s].
+        Coordinates and their derivatives [m, rad, s].
     contact_force : array_like, shape (..., 2)
         Force on the contact segment from the environment [N].
     contact_point : (segment, distance)
-        Where it acts: a segment (name or index, not the root) and the distance along its
-        axis from its proximal joint [m].
+        Where it acts: a segment (name or index) whose proximal joint is a joint of the
+        model (not a floating root) and the distance along its axis from that joint [m].
     contact_moment : array_like, shape (...,), optional
-        Free moment of the environment on the contact segment [N m] (default 0, or the
-        trial's); it changes the joint torques, not the reactions.
+        Free moment of the environment on the contact segment [N m] (default 0); it changes
+        the joint torques, not the reactions.
 
     Returns
     -------
     reactions : numpy.ndarray, shape (..., 2 p)
-        For the ``p`` joints on the path, root side first (hip, knee, ankle for the human
+        For the ``p`` joints on the path, base side first (hip, knee, ankle for the human
         model), x and y of the force of the distal on the proximal segment [N].
     torques : numpy.ndarray, shape (..., p)
         Joint torques on the distal segment at the same joints [N m].
     """
-    if contact_moment is None:
-        contact_moment = 0.0 if isinstance(model, PlanarTree) else \
-            getattr(model, "contact_moment", 0.0)
-    model, q, qd, qdd, contact_force, contact_point = _unpack(
-        "reactions_newton_euler", model, ("q", "qd", "qdd"),
-        (q, qd, qdd, contact_force, contact_point), ("contact_force", "contact_point"))
-    model.check_contact_point(contact_point)
+    i, d = _model(model).locate(contact_point)
+    q, qd, qdd = model.check_state(q=q, qd=qd, qdd=qdd)
+    force = as_array(contact_force, "contact_force", unit="N", last=2)
+    moment = as_array(contact_moment, "contact_moment", unit="N m")
+    frames(("q", q, 1), ("contact_force", force, 1), ("contact_moment", moment, 0))
+    children = set(model.kernel.topology.joint_child.tolist())
     path = []
-    i = model.segment_index(contact_point[0])
-    while model.parent[i] >= 0:
+    while i in children:
         path.append(i)
         i = model.parent[i]
     if not path:
-        raise ValueError("contact_point must be on a segment other than the root")
-    F = as_array(contact_force, "contact_force", unit="N", last=2)
-    Md = as_array(contact_moment, "contact_moment", unit="N m")
-    q, qd, qdd = _state(model, ("contact_force", F, 1), ("contact_moment", Md, 0),
-                        q=q, qd=qd, qdd=qdd)
-    r, _, a = model.kinematics(q, qd, qdd)
-    joints = model.joint_positions(q)
-    rd = model.point(q, path[0], float(contact_point[1]))
-    forces, moments = [], []
-    for i in path:  # from the contact segment up
-        Fp, Mp = invdyn2d(r[..., i, :], rd, joints[..., i, :], a[..., i, :],
-                          qdd[..., 2 + i], model.masses[i], model.inertias[i], F, Md, g=model.g)
-        forces.append(-Fp)  # force of this (distal) segment on its parent
-        moments.append(Mp)  # moment on this segment at its proximal joint
-        F, Md, rd = -Fp, -Mp, joints[..., i, :]
-    lam = np.concatenate(forces[::-1], axis=-1)
-    return lam, np.stack(moments[::-1], axis=-1)
+        raise ValueError("contact_point must be on a segment whose proximal joint is a joint "
+                         "of the model (not the floating root)")
+    levers = np.vstack([model.kernel.lever_row(path[0], d), model.lever[path]])
+    forces, moments = model.kernel.path_loads(q, qd, qdd, path, levers, force, moment)
+    lam = -forces[..., ::-1, :]  # force of each (distal) segment on its parent
+    return lam.reshape(lam.shape[:-2] + (-1,)), moments[..., ::-1].copy()
 
 
-def contact_inverse_dynamics(model: PlanarTree | Trial, q: ArrayLike | None = None,
-                             qd: ArrayLike | None = None, qdd: ArrayLike | None = None, *,
-                             contact_point: tuple[int | str, float] | None = None,
-                             contact_force: ArrayLike | None = None,
-                             contact_moment: ArrayLike | None = None) -> InverseDynamics:
-    """Contact load and joint torques from the minimal-form equations (2.9).
-
-    :meth:`bmc.tree.PlanarTree.contact_inverse_dynamics` (see there for the method), taking
-    a trial in place of ``model, q, qd, qdd`` too. For the joint torques alone, as every
-    model's ``inverse_dynamics`` returns them, see :meth:`bmc.tree.PlanarTree.inverse_dynamics`.
-
-    Parameters
-    ----------
-    model : PlanarTree or Trial
-        The tree, or a trial (e.g. a :class:`bmc.models.somersault.Motion`) in place of
-        ``model, q, qd, qdd``, whose ``contact_point``, if it has one, is the default:
-        ``contact_inverse_dynamics(motion)``.
-    q, qd, qdd : array_like, shape (..., k)
-        Generalised coordinates and their derivatives [m, rad, s].
-    contact_point : (segment, distance)
-        Segment (name or index) and distance from its proximal joint [m] where the contact
-        force acts.
-    contact_force : array_like, shape (..., 2), optional
-        A measured contact force [N]; computed when omitted.
-    contact_moment : array_like, shape (...,), optional
-        A measured free contact moment [N m]; computed when omitted.
-
-    Returns
-    -------
-    InverseDynamics
-        Contact force [N] and free moment [N m] (computed, or the ones given), joint torques
-        on the child segments [N m] and the residual of the whole-body equations [N, N m].
-
-    Examples
-    --------
-    Standing still, the bed carries the body weight:
-
-    >>> from bmc.models.human import human_model
-    >>> tree = human_model()
-    >>> q, zero = np.zeros(9), np.zeros(9)
-    >>> q[5] = np.pi / 2                                    # feet flat, all else upright
-    >>> res = contact_inverse_dynamics(tree, q, zero, zero, contact_point=("foot", 0.1))
-    >>> bool(np.isclose(res.contact_force[1], tree.body_weight))
-    True
-    """
-    model, q, qd, qdd, contact_point = _unpack(
-        "contact_inverse_dynamics", model, ("q", "qd", "qdd"), (q, qd, qdd, contact_point),
-        ("contact_point",))
-    return model.contact_inverse_dynamics(q, qd, qdd, contact_point=contact_point,
-                                          contact_force=contact_force,
-                                          contact_moment=contact_moment)
-
-
-def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,
+def motion_reactions(motion: Trial, *, contact_force: ArrayLike | None = None,
                      joints: Sequence[int | str] | None = None
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Reactions along a motion by eq. (2.10) and eq. (2.11), from a measured contact force.
@@ -403,9 +312,9 @@ def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,
 
     Parameters
     ----------
-    motion : bmc.models.somersault.Motion
-        For example from :func:`bmc.models.somersault.somersault`; any object with the attributes
-        ``model``, ``q``, ``qd``, ``qdd``, ``contact_force`` and ``contact_point`` will do.
+    motion : Trial
+        For example a :class:`bmc.models.somersault.Motion`: the model, ``q``, ``qd``,
+        ``qdd``, ``contact_force`` and ``contact_point``.
     contact_force : array_like, shape (N, 2), optional
         A measured (for example noisy) contact force [N].
     joints : sequence of str or int, optional
@@ -416,14 +325,15 @@ def motion_reactions(motion: Any, *, contact_force: ArrayLike | None = None,
     augmented, classical : numpy.ndarray, shape (N, 2 * len(joints))
         Eq. (2.10) and eq. (2.11) [N].
     """
+    model = motion.model
     R = motion.contact_force if contact_force is None else contact_force
-    idr = contact_inverse_dynamics(motion, contact_point=motion.contact_point, contact_force=R)
-    h = motion.model.applied_forces(motion.q, torques=idr.torques,
-                                    contact_force=idr.contact_force,
-                                    contact_point=motion.contact_point,
-                                    contact_moment=idr.contact_moment)
-    return (reactions_augmented(motion, h, joints=joints),
-            reactions_classical(motion, h, joints=joints))
+    idr = model.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
+                                         contact_point=motion.contact_point, contact_force=R)
+    h = model.applied_forces(motion.q, torques=idr.torques, contact_force=idr.contact_force,
+                             contact_point=motion.contact_point,
+                             contact_moment=idr.contact_moment)
+    return (reactions_augmented(model, motion.q, motion.qd, motion.qdd, h, joints=joints),
+            reactions_classical(model, motion.q, motion.qd, h, joints=joints))
 
 
 # -------------------------------------------------------------------------- symbolic
@@ -457,7 +367,7 @@ class SymbolicModel:
     E: Any
     gamma: Any
     M: Any
-    params: dict
+    params: dict[Any, float]
 
     def gravity(self) -> Any:
         """Return ``h`` of gravity alone, ``(0, -m_i g, 0)`` per segment, with symbol ``g``."""
@@ -474,7 +384,7 @@ class SymbolicModel:
         E = self.E if columns is None else self.E[:, list(columns)]
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
-    def lambdify(self, expr: Any):
+    def lambdify(self, expr: Any) -> Callable[[ArrayLike, ArrayLike, ArrayLike], np.ndarray]:
         """Return a NumPy function ``f(q, qd, qdd)`` of ``expr``, the parameters' numbers in.
 
         Built on :func:`bmc.symbolic.broadcast_lambdify`, the course's one lambdify path:
@@ -516,7 +426,7 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
     qd = sp.Matrix(sp.symbols(f"xd_H yd_H phid1:{n + 1}"))
     qdd = sp.Matrix(sp.symbols(f"xdd_H ydd_H phidd1:{n + 1}"))
     z = sp.Matrix(sp.symbols(f"z1:{model.m + 1}")) if n > 1 else sp.zeros(0, 1)
-    params: dict = {}
+    params: dict[Any, float] = {}
     sym = {}
     for i in range(n):
         for name, value in (("m", model.masses[i]), ("J", model.inertias[i]),
@@ -524,7 +434,8 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
             s = sp.Symbol(f"{name}{i + 1}", positive=True)
             sym[name, i] = s
             params[s] = float(value)
-    prox, rows = [], []
+    prox: list[Any] = []
+    rows: list[Any] = []
     for i in range(n):
         phi = q[2 + i]
         e = int(model.direction[i]) * sp.Matrix([-sp.sin(phi), sp.cos(phi)])

@@ -17,7 +17,7 @@ import math
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -30,6 +30,9 @@ from bmc._validation import (
     number,
     tolerance,
 )
+
+if TYPE_CHECKING:  # for the annotation; bmc.chain loads when simulate_chain runs
+    from bmc.chain import PlanarChain
 
 __all__ = ["BMCWarning", "ChainSimulation", "Simulation", "euler", "simulate",
            "simulate_chain"]
@@ -187,7 +190,8 @@ def _solver_options(method: str, rtol: float, atol: float, max_step: float,
     return method, rtol, atol, step
 
 
-def _check_rhs(fun: Callable[..., Any], t0: float, y0: np.ndarray, args: tuple) -> None:
+def _check_rhs(fun: Callable[..., Any], t0: float, y0: np.ndarray,
+               args: tuple[Any, ...]) -> None:
     """Call ``fun`` once at the initial state and explain what is wrong with its output."""
     if not callable(fun):
         raise TypeError(f"fun must be callable as fun(t, y, *args); got {type(fun).__name__}")
@@ -232,7 +236,7 @@ def simulate(
     method: str = "DOP853",
     rtol: float = 1e-10,
     atol: float = 1e-12,
-    args: tuple = (),
+    args: tuple[Any, ...] = (),
     max_step: float = np.inf,
 ) -> Simulation:
     """Integrate ``dy/dt = fun(t, y, *args)`` after checking ``fun`` once.
@@ -294,7 +298,7 @@ def simulate(
         raise TypeError(f"args must be a tuple of extra arguments; got {type(args).__name__}")
     _check_rhs(fun, span[0], y0, args)
 
-    def checked(t, y, *extra):
+    def checked(t: float, y: np.ndarray, *extra: Any) -> Any:
         # A NaN or inf slope makes the step control shrink the step until it fails with a
         # cryptic message (or, with LSODA, carry NaN to the end): say what happened, and when.
         out = fun(t, y, *extra)
@@ -306,7 +310,7 @@ def simulate(
             )
         return out
 
-    def run(rhs):
+    def run(rhs: Callable[..., Any]) -> Any:
         return solve_ivp(rhs, span, y0, method=method, t_eval=samples, rtol=rtol, atol=atol,
                          args=args or None, max_step=max_step)
 
@@ -353,7 +357,7 @@ def euler(
     *,
     dt: float,
     t_eval: ArrayLike | None = None,
-    args: tuple = (),
+    args: tuple[Any, ...] = (),
 ) -> Simulation:
     """Integrate with the explicit (forward) Euler method, ``y += dt * fun(t, y)``.
 
@@ -472,7 +476,8 @@ def euler(
                       message=message)
 
 
-def _driver(value: Any, name: str, unit: str, width: int, t_eval: np.ndarray):
+def _driver(value: Any, name: str, unit: str, width: int,
+            t_eval: np.ndarray) -> Callable[..., Any] | None:
     """Turn a torque or force specification into a function of (t, q, qd)."""
     if value is None:
         return None
@@ -492,7 +497,8 @@ def _driver(value: Any, name: str, unit: str, width: int, t_eval: np.ndarray):
     return lambda t, q, qd: spline(t)
 
 
-def _sampled(spec: Any, fn, width: int, t: np.ndarray, q: np.ndarray, qd: np.ndarray):
+def _sampled(spec: Any, fn: Callable[..., Any] | None, width: int, t: np.ndarray,
+             q: np.ndarray, qd: np.ndarray) -> np.ndarray:
     """Evaluate a torque or force specification at every output frame, shape (N, width)."""
     if fn is None:
         return np.zeros((t.size, width))
@@ -503,7 +509,8 @@ def _sampled(spec: Any, fn, width: int, t: np.ndarray, q: np.ndarray, qd: np.nda
                     dtype=float).reshape(t.size, width)
 
 
-def _call_driver(fn, name: str, unit: str, width: int, t: float, q, qd) -> np.ndarray:
+def _call_driver(fn: Callable[..., Any], name: str, unit: str, width: int, t: float,
+                 q: np.ndarray, qd: np.ndarray) -> np.ndarray:
     value = np.asarray(fn(t, q, qd), dtype=float)
     if value.shape != (width,):
         raise ValueError(
@@ -514,7 +521,7 @@ def _call_driver(fn, name: str, unit: str, width: int, t: float, q, qd) -> np.nd
 
 
 def simulate_chain(
-    chain: Any,
+    chain: PlanarChain,
     t_eval: ArrayLike,
     q0: ArrayLike,
     qd0: ArrayLike,
@@ -579,12 +586,13 @@ def simulate_chain(
     torque = _driver(tau, "tau", "N m", n, times)
     force = _driver(F, "F", "N", 2, times)
 
-    def loads(t, q, qd):
+    def loads(t: float, q: np.ndarray,
+              qd: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         tq = np.zeros(n) if torque is None else _call_driver(torque, "tau", "N m", n, t, q, qd)
         fe = None if force is None else _call_driver(force, "F", "N", 2, t, q, qd)
         return tq, fe
 
-    def rhs(t, y):
+    def rhs(t: float, y: np.ndarray) -> np.ndarray:
         q, qd = y[:n], y[n: 2 * n]
         tq, fe = loads(t, q, qd)
         # Unchecked single-frame dynamics (the inputs were checked above): this function
@@ -598,7 +606,7 @@ def simulate_chain(
     q, qd, work = res.y[:, :n], res.y[:, n: 2 * n], res.y[:, 2 * n]
     applied = _sampled(tau, torque, n, res.t, q, qd)
     forces = None if force is None else _sampled(F, force, 2, res.t, q, qd)
-    qdd = chain.forward_dynamics(q, qd, applied, F=forces)
+    qdd = chain.forward_dynamics(q, qd, applied, contact_force=forces)
     kinetic = 0.5 * np.einsum("fi,fij,fj->f", qd, chain.mass_matrix(q), qd)
     return ChainSimulation(
         t=res.t, q=q, qd=qd, qdd=qdd, tau=applied, energy=chain.energy(q, qd), kinetic=kinetic,

@@ -36,6 +36,8 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 from sympy.simplify.fu import TR8
 
+from bmc import constants
+
 __all__ = [
     "Derivation",
     "broadcast_lambdify",
@@ -251,7 +253,7 @@ class Derivation:
         com: Sequence[float],
         masses: Sequence[float],
         inertias: Sequence[float],
-        g: float = 9.81,
+        g: float = constants.G,
     ) -> dict:
         """Return a substitution dictionary for numerical parameter values (SI units)."""
         values = {}

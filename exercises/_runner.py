@@ -7,14 +7,19 @@ standard library before the student's code runs, so it can be bound into the san
 
 Usage (by the grader, never by hand)::
 
-    python _runner.py NOTEBOOK SPEC.json OUT.json
+    python -I -S -B _runner.py NOTEBOOK SPEC.json ANSWERS_FD
 
 ``SPEC.json`` holds ``{"names": [...], "calls": {name: [args, ...]}, "cell_timeout": s,
-"uid": int or null}``: the variables to extract, and for each function answer the
-arguments (chosen by the grader) to call it with. Every code cell runs top to bottom in an
-IPython shell (magics work); an error or a cell over ``cell_timeout`` seconds is recorded
-and the next cell runs, as in a notebook run with "allow errors". ``import otter`` gets a
-stand-in whose ``grader.check`` does nothing (the checks run in the grader, not here).
+"uid": int or null, "nproc": int or null, "site": [folders], "pythonpath": folder}``: the
+variables to extract, and for each function answer the arguments (chosen by the grader)
+to call it with; the uid to drop to (when started as root), the process limit to set, and
+the course environment's ``site-packages`` folders (the interpreter starts without its own
+``site``, so exactly these are on the path, as in the grader's virtual environment). Every
+code cell runs top to bottom in an IPython shell (magics work); an error or a cell over
+``cell_timeout`` seconds is recorded and the next cell runs, as in a notebook run with
+"allow errors". ``import otter`` gets a stand-in whose ``grader.check`` does nothing (the
+checks run in the grader, not here). The answers are written as JSON to the file
+descriptor ``ANSWERS_FD`` (a pipe the grader reads, with a cap).
 
 The plain-data codec (:func:`encode`, :func:`decode`) is shared with the grader, which
 imports this module for it.
@@ -34,6 +39,7 @@ __all__ = ["decode", "encode", "main"]
 
 _MAX_ITEMS = 100_000  # entries of one extracted array or list
 _MAX_TEXT = 10_000  # characters of one extracted string
+_MAX_ANSWER = 4_000_000  # characters of one encoded answer (a 100,000-entry array: ~2e6)
 
 
 def encode(value: Any, depth: int = 0) -> Any:
@@ -189,15 +195,44 @@ def _fake_otter() -> types.ModuleType:
     return module
 
 
-def _drop_privileges(uid: int | None) -> None:
-    """If started as root (the sandbox's setup), become ``uid`` so that limits apply."""
-    if os.getuid() != 0 or uid is None:
-        return
-    os.setgroups([])
-    os.setgid(uid)
-    os.setuid(uid)
-    if os.getuid() == 0:
-        raise SystemExit("could not drop root")
+def _drop_privileges(uid: int | None, nproc: int | None) -> None:
+    """If started as root (the sandbox's setup), become ``uid``; then cap the processes.
+
+    The process limit is set here, not before the sandbox starts: inside, it counts only
+    the processes of this uid (as root: a uid of the grader's own) or of this user
+    namespace (unprivileged bubblewrap), never the instructor's other processes.
+    """
+    if os.getuid() == 0 and uid is not None:
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+        if os.getuid() == 0 or os.geteuid() == 0:
+            raise SystemExit("could not drop root")
+    if nproc:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def _environment(spec: dict) -> None:
+    """Put the course environment's packages on the path (the interpreter ran with -S)."""
+    import site
+
+    for folder in spec.get("site", []):
+        site.addsitedir(folder)
+    if spec.get("pythonpath"):
+        sys.path.insert(0, spec["pythonpath"])
+    sys.dont_write_bytecode = True
+
+
+def _line(err: BaseException) -> int | None:
+    """The line of the cell that raised ``err`` (for the feedback), or None."""
+    try:
+        from bmc.checks._cells import line_in_cell
+
+        return line_in_cell(err)
+    except Exception:  # noqa: BLE001 (only a message depends on it)
+        return None
 
 
 def _call_all(func: Any, cases: list) -> list:
@@ -215,13 +250,14 @@ def _call_all(func: Any, cases: list) -> list:
 
 
 def main(argv: list[str]) -> int:
-    """Run the notebook ``argv[0]`` with spec ``argv[1]``, write answers to ``argv[2]``."""
-    notebook, spec_path, out_path = argv
+    """Run the notebook ``argv[0]`` with spec ``argv[1]``, write answers to fd ``argv[2]``."""
+    notebook, spec_path, out_fd = argv
     with open(spec_path, encoding="utf-8") as handle:
         spec = json.load(handle)
     with open(notebook, encoding="utf-8") as handle:
         nb = json.load(handle)
-    _drop_privileges(spec.get("uid"))
+    _drop_privileges(spec.get("uid"), spec.get("nproc"))
+    _environment(spec)
     runner_pid = os.getpid()
     cell_timeout = int(spec.get("cell_timeout", 20))
 
@@ -231,7 +267,7 @@ def main(argv: list[str]) -> int:
 
     shell = InteractiveShell.instance()
     signal.signal(signal.SIGALRM, _on_alarm)
-    errors = []
+    errors, cell_errors = [], []
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
@@ -243,6 +279,8 @@ def main(argv: list[str]) -> int:
             if result.error_in_exec is not None or result.error_before_exec is not None:
                 err = result.error_in_exec or result.error_before_exec
                 errors.append(f"cell {i}: {type(err).__name__}: {str(err)[:200]}")
+                cell_errors.append({"cell": i, "type": type(err).__name__,
+                                    "message": str(err)[:300], "line": _line(err)})
         except BaseException as exc:  # noqa: BLE001 (SystemExit, a timeout outside user code)
             errors.append(f"cell {i}: {type(exc).__name__}: {str(exc)[:200]}")
         finally:
@@ -259,15 +297,20 @@ def main(argv: list[str]) -> int:
             entry = {"value": encode(value)}
             if callable(value) and name in spec.get("calls", {}):
                 entry["calls"] = _call_all(value, spec["calls"][name])
+            size = len(json.dumps(entry))
+            if size > _MAX_ANSWER:
+                entry = {"value": {"repr": f"an answer of {size} characters (too large)"}}
         except BaseException as exc:  # noqa: BLE001
             entry = {"error": f"{type(exc).__name__}: {str(exc)[:200]}"}
         answers[name] = entry
     if os.getpid() != runner_pid:  # a process the notebook forked: only the runner writes
         os._exit(0)
-    partial = f"{out_path}.{runner_pid}.part"
-    with open(partial, "w", encoding="utf-8") as handle:
-        json.dump({"answers": answers, "errors": errors[:50]}, handle)
-    os.replace(partial, out_path)  # whole or nothing, whatever else writes there
+    data = json.dumps({"answers": answers, "errors": errors[:50],
+                       "cell_errors": cell_errors[:50]}).encode("utf-8")
+    fd = int(out_fd)
+    while data:
+        data = data[os.write(fd, data):]
+    os.close(fd)
     return 0
 
 

@@ -19,15 +19,25 @@ Each master notebook ``exercises/NN_topic.ipynb`` (otter-grader's assign format:
         autograder/NN_topic.ipynb                the solutions, with autograder/tests/
         NN_topic-autograder.zip                  what `grade.py` and `otter run` grade with
 
+Each check cell (``grader.check("q1")``, ``grader.check_all()``) is wrapped in
+``checks.report(...)``, which heads otter's result with what the check judged ("right on the
+practice data", "judged at grading", "not right yet"), never otter's "All test cases passed!"
+for a value no check looked at.
+
 By default the solution notebook is then graded by ``grade.py`` (sandboxed, hidden tests),
-so a build fails if a solution or a check is wrong. The autograder zip also gets the
-course's exact pins (``requirements.txt``, Python of ``binder/runtime.txt`` in
-``environment.yml``) and wheels of ``bmc`` and ``bmc_answers`` under ``files/``, so that
-otter's Docker mode and Gradescope build the course's environment from the zip alone. After each build this
-script checks that the student version holds no solution marker, no solution line of the
-master, no output, no hidden test and no copy of ``bmc_answers``, and that every question of
-the autograder has a hidden test; it stops with an error otherwise: a student version with
-answers in it is never written silently.
+so a build fails if a solution or a check is wrong. The autograder zip holds the grader-side
+``bmc_answers`` at its top (not under ``files/``, which otter copies next to the student's
+notebook) and, in ``otter_config.json``, the otter plugin ``bmc_grading.gradescope.BmcGrading``
+(``exercises/gradescope.py``), which on Gradescope and under ``otter run`` takes the student
+from the LMS, keeps ``bmc_answers`` out of the student's kernel and judges outside it, as
+``grade.py`` does. It also gets the course's exact pins (``requirements.txt``, Python of
+``binder/runtime.txt`` in ``environment.yml``) and wheels of ``bmc`` and of the plugin under
+``files/``, so that otter's Docker mode and Gradescope build the course's environment from
+the zip alone. After each build this script checks that the student version holds no
+solution marker, no solution line of the master, no output, no hidden test and no copy of
+``bmc_answers``, that every question of the autograder has a hidden test, and that
+``bmc_answers`` is nowhere under the zip's ``files/``; it stops with an error otherwise: a
+student version with answers in it is never written silently.
 """
 
 from __future__ import annotations
@@ -171,10 +181,33 @@ def unhidden_questions(autograder: Path) -> list[str]:
     with zipfile.ZipFile(autograder) as zf:
         tests = {n: zf.read(n).decode() for n in zf.namelist()
                  if n.startswith("tests/") and n.endswith(".py")}
-        shipped = any("bmc_answers/" in n for n in zf.namelist())
+        shipped = any(n.startswith("bmc_answers/") for n in zf.namelist())
+        exposed = [n for n in zf.namelist() if n.startswith("files/") and "bmc_answers" in n]
     missing = [Path(n).stem for n, text in sorted(tests.items())
                if "hidden=True" not in text or "bmc_answers" not in text]
-    return missing + ([] if shipped else ["(bmc_answers is not in the zip)"])
+    return (missing + ([] if shipped else ["(bmc_answers is not at the top of the zip)"])
+            + [f"({n}: otter copies files/ next to the student's notebook)" for n in exposed])
+
+
+_CHECK = re.compile(r'^grader\.(check\("[\w.-]+"\)|check_all\(\))$')
+
+
+def wrap_checks(notebook: dict) -> int:
+    """Wrap otter's check cells in ``checks.report(...)``; return how many were wrapped.
+
+    ``checks.report`` heads the result with what the check judged: otter's own headline
+    says "All test cases passed!" whenever nothing raised, also for a value the check could
+    not judge.
+    """
+    count = 0
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        text = "".join(cell["source"]).strip()
+        if _CHECK.match(text):
+            cell["source"] = f"checks.report({text})"
+            count += 1
+    return count
 
 
 def _grade_solution(result: Path, stem: str) -> None:
@@ -203,29 +236,44 @@ dependencies:
   - pip:
       - -r /autograder/source/requirements.txt
       - /autograder/source/files/{wheel}
-      - /autograder/source/files/{answers}
+      - /autograder/source/files/{plugin}
 """
 
 
-def answers_wheel(out: Path) -> Path:
-    """Write a wheel of the grader-side ``bmc_answers`` into ``out`` and return it.
+#: The otter plugin's modules (``exercises/``), shipped as the package ``bmc_grading``.
+GRADING_MODULES = ("gradescope.py", "grade.py", "_runner.py", "sandbox.py", "_launch.py",
+                   "_seccomp.py", "gradebook.py")
+PLUGIN = "bmc_grading.gradescope.BmcGrading"
 
-    Only the autograder environment installs it, so that the hidden tests import it from
-    any working directory; students never get it. A wheel is a zip with the package and a
-    ``.dist-info`` (PEP 427), written here directly: the package has no build step.
-    """
+
+def grading_package(out: Path) -> Path:
+    """Write the package ``bmc_grading`` (the otter plugin and the grader it reuses) into
+    ``out / "pkg"`` and return that folder (put it on ``PYTHONPATH`` to run the plugin
+    without installing it)."""
+    root = out / "pkg"
+    package = root / "bmc_grading"
+    if package.exists():
+        shutil.rmtree(package)
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        '"""Grading of the bmc exercises on Gradescope (otter plugin) and by grade.py."""\n')
+    for name in GRADING_MODULES:
+        shutil.copy(HERE / name, package / name)
+    return root
+
+
+def _wheel(out: Path, name: str, files: dict[str, bytes], summary: str) -> Path:
+    """Write a pure-Python wheel (PEP 427: a zip with the files and a ``.dist-info``)."""
     import base64
     import hashlib
 
     out.mkdir(parents=True, exist_ok=True)
-    name, version = "bmc_answers", "0.1.0"
+    version = "0.1.0"
     path = out / f"{name}-{version}-py3-none-any.whl"
     info = f"{name}-{version}.dist-info"
-    files = {f"{name}/{p.name}": p.read_bytes()
-             for p in sorted((HERE / name).glob("*.py"))}
+    files = dict(files)
     files[f"{info}/METADATA"] = (f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
-                                 "Summary: exact checks of the bmc exercises (grader side)\n"
-                                 ).encode()
+                                 f"Summary: {summary}\n").encode()
     files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: bmc exercises/build.py\n"
                               b"Root-Is-Purelib: true\nTag: py3-none-any\n")
     record = []
@@ -238,6 +286,18 @@ def answers_wheel(out: Path) -> Path:
         for member, data in files.items():
             zf.writestr(member, data)
     return path
+
+
+def grading_wheel(out: Path) -> Path:
+    """Write a wheel of ``bmc_grading`` (the otter plugin; no answers in it) into ``out``.
+
+    The autograder environment installs it so that otter finds the plugin; the
+    grader-side ``bmc_answers`` is not in it (it travels at the top of the zip and the
+    plugin deletes it before the student's kernel starts).
+    """
+    package = grading_package(out) / "bmc_grading"
+    files = {f"bmc_grading/{p.name}": p.read_bytes() for p in sorted(package.glob("*.py"))}
+    return _wheel(out, "bmc_grading", files, "grading of the bmc exercises (otter plugin)")
 
 
 def bmc_wheel(out: Path) -> Path:
@@ -254,12 +314,12 @@ def bmc_wheel(out: Path) -> Path:
     return found[-1]
 
 
-def pin_environment(autograder: Path, wheel: Path, answers: Path) -> None:
+def pin_environment(autograder: Path, wheel: Path, plugin: Path) -> None:
     """Make an autograder zip install this course's environment (for otter's Docker mode and
     Gradescope): the exact pins of ``binder/requirements.txt`` plus otter-grader (with
     its own requirements), Python of
-    ``binder/runtime.txt``, and the wheels of ``bmc`` and ``bmc_answers``, shipped in the
-    zip under ``files/``."""
+    ``binder/runtime.txt``, and the wheels of ``bmc`` and of the plugin ``bmc_grading``,
+    shipped in the zip under ``files/``."""
     python = (REPO / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
     python = ".".join(python.split(".")[:2])
     # The student pins, plus otter-grader itself with its own requirements (the student
@@ -273,10 +333,45 @@ def pin_environment(autograder: Path, wheel: Path, answers: Path) -> None:
         members = {n: zf.read(n) for n in zf.namelist()
                    if n not in ("environment.yml", "requirements.txt")}
     members["environment.yml"] = _ENVIRONMENT.format(python=python, wheel=wheel.name,
-                                                     answers=answers.name).encode()
+                                                     plugin=plugin.name).encode()
     members["requirements.txt"] = pins.encode()
     members[f"files/{wheel.name}"] = wheel.read_bytes()
-    members[f"files/{answers.name}"] = answers.read_bytes()
+    members[f"files/{plugin.name}"] = plugin.read_bytes()
+    with zipfile.ZipFile(autograder, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+
+
+def solutions_on_practice_data(notebook: dict) -> None:
+    """Give the solution notebook the empty id: it runs on the practice data (the course's
+    subject) in a plain kernel, where the students' placeholder id is refused."""
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code":
+            text = "".join(cell["source"])
+            cell["source"] = text.replace(
+                'STUDENT_ID = "your student id"  # replace it with your id, as your '
+                'instructor gave it', 'STUDENT_ID = ""  # the solutions: the practice data, '
+                'the course\'s subject')
+
+
+def ship_answers(autograder: Path) -> None:
+    """Put ``bmc_answers`` at the top of an autograder zip and the plugin in its config.
+
+    Not under ``files/``: otter copies that folder next to the student's notebook, where
+    the submission could import it. The plugin (``exercises/gradescope.py``) imports it
+    into otter's own process and deletes it before the student's kernel starts.
+    """
+    with zipfile.ZipFile(autograder) as zf:
+        members = {n: zf.read(n) for n in zf.namelist() if not n.startswith("bmc_answers/")}
+    config = json.loads(members["otter_config.json"])
+    config["plugins"] = [{PLUGIN: {}}]
+    config["show_hidden"] = True  # per question: the judge's message, after publishing
+    # no "Public Tests" entry: otter would head it "All test cases passed!" whatever the
+    # practice checks found (the plugin replaces the in-kernel results)
+    config["force_public_test_summary"] = False
+    members["otter_config.json"] = json.dumps(config, indent=2).encode()
+    for path in sorted((HERE / "bmc_answers").glob("*.py")):
+        members[f"bmc_answers/{path.name}"] = path.read_bytes()
     with zipfile.ZipFile(autograder, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():
             zf.writestr(name, data)
@@ -321,11 +416,21 @@ def build_one(master: Path, out: Path, *, run_tests: bool = True,
     if len(zips) != 1:
         raise RuntimeError(f"expected one autograder zip in {result / 'autograder'}, got {zips}")
     zips[0].replace(result / f"{master.stem}-autograder.zip")
+    ship_answers(result / f"{master.stem}-autograder.zip")
+    plugin = grading_wheel(out / "_wheel")  # also for `otter run` here: pip install it
     if environment:
         pin_environment(result / f"{master.stem}-autograder.zip", bmc_wheel(out / "_wheel"),
-                        answers_wheel(out / "_wheel"))
+                        plugin)
 
     student_nb = result / "student" / master.name
+    for notebook in (student_nb, result / "autograder" / master.name):
+        data = json.loads(notebook.read_text(encoding="utf-8"))
+        if wrap_checks(data) < 2:
+            raise RuntimeError(f"{notebook}: no otter check cells found to wrap")
+        if notebook.parent.name == "autograder":
+            solutions_on_practice_data(data)
+        notebook.write_text(json.dumps(data, indent=1, ensure_ascii=False),
+                            encoding="utf-8")
     found = leaks(json.loads(student_nb.read_text()), json.loads(master.read_text()))
     found += hidden_leaks(result / "student")
     missing = unhidden_questions(result / f"{master.stem}-autograder.zip")

@@ -20,6 +20,13 @@ if "BMC_DATA_DIR" not in os.environ and _SIBLING_DATA.is_dir():
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # Non-interactive matplotlib backend for tests (notebooks choose their own, inline).
 os.environ.setdefault("MPLBACKEND", "Agg")
+# Figures a notebook shows with bmc.plotting.show are checked (bmc.plotting.check_figure) in
+# the kernels nbval starts when BMC_FIGURE_CHECK is "error" (a defect fails the cell) or
+# "warn". "off" while the notebooks are rewritten for issue 29; switch it to "error" once
+# `python tools/check_notebook_figures.py` reports no defect. Set it in the environment to
+# try it earlier: BMC_FIGURE_CHECK=error python -m pytest notebooks/02_two_link.ipynb
+NOTEBOOK_FIGURE_CHECK = "off"
+os.environ.setdefault("BMC_FIGURE_CHECK", NOTEBOOK_FIGURE_CHECK)
 
 
 @pytest.fixture
@@ -127,3 +134,41 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(
             f"bad-input cases: {_BAD_INPUT['clear']} clear errors of {_BAD_INPUT['tried']} tried"
         )
+
+
+def run_notebook(path: Path, check: str, *, env: dict[str, str] | None = None,
+                 timeout: int = 900) -> dict:
+    """Run a notebook top to bottom in a fresh kernel, then ``check``; return its JSON.
+
+    ``check`` is Python run in the notebook's namespace after its last cell; it must print
+    one JSON object (the quantities a test compares). ``env`` is added to the kernel's
+    environment, e.g. ``{"BMC_PRECOMPUTED": "verify"}`` to recompute every stored result of
+    :mod:`bmc.precomputed` and compare it with the file.
+    """
+    import json
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(check))
+    saved = {k: os.environ.get(k) for k in (env or {})}
+    os.environ.update(env or {})
+    try:
+        NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    text = "".join(out.get("text", "") for out in nb.cells[-1].outputs
+                   if out.get("output_type") == "stream")
+    return json.loads(text.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def notebook_runner():
+    """:func:`run_notebook`, for tests of a notebook's own variables."""
+    return run_notebook

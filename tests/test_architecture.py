@@ -22,9 +22,9 @@ import bmc
 PACKAGE = Path(bmc.__file__).parent
 
 CORE = {
-    "bmc", "bmc._validation", "bmc.anthropometry", "bmc.chain", "bmc.datasets",
-    "bmc.kinematics", "bmc.muscles", "bmc.rotations", "bmc.signals", "bmc.simulate",
-    "bmc.symbolic", "bmc.tree",
+    "bmc", "bmc._kernels", "bmc._planar", "bmc._validation", "bmc.anthropometry", "bmc.chain",
+    "bmc.constants", "bmc.datasets", "bmc.kinematics", "bmc.muscles", "bmc.planar",
+    "bmc.precomputed", "bmc.rotations", "bmc.signals", "bmc.simulate", "bmc.symbolic", "bmc.tree",
 }
 FORMULATIONS = {"bmc.least_squares", "bmc.matrix_form", "bmc.newton_euler", "bmc.reactions"}
 # the serving layer: these modules and the packages' submodules
@@ -124,6 +124,9 @@ NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_repr_mimebundle_"
 THIRD_PARTY_INTERNALS = {
     "bmc.widgets._scene": {"_left_title", "_right_title", "_suptitle", "_tickdir",
                            "_get_tick", "_size", "_width", "_base_pad"},
+    # SymPy's printers are extended by defining _print_<Class> methods and deferring to the
+    # parent's (the documented way): symbolic.latex's dot notation
+    "bmc.symbolic": {"_print_Function", "_print_Derivative"},
 }
 
 
@@ -151,10 +154,15 @@ def test_the_private_import_check_spans_top_level_modules(tmp_path, monkeypatch)
         test_no_module_imports_a_private_name_of_another("bmc.chain")
 
 
-def test_the_checker_catches_a_private_attribute():
-    node = ast.parse("model._state(q)")
-    hits = [n for n in ast.walk(node) if isinstance(n, ast.Attribute) and n.attr == "_state"]
-    assert hits and isinstance(hits[0].value, ast.Name) and hits[0].value.id == "model"
+def test_the_private_attribute_check_fails_on_a_read_of_another_object(tmp_path, monkeypatch):
+    # the checker itself, on a module that reads a model's private state (and its own)
+    fake = tmp_path / "reactions.py"
+    fake.write_text("def f(model, q):\n    self_ok = q\n    return model._state(q)\n")
+    monkeypatch.setitem(MODULES, "bmc.reactions", fake)
+    with pytest.raises(AssertionError, match=r"line 3: \._state"):
+        test_no_module_reads_a_private_attribute_of_another_object("bmc.reactions")
+    fake.write_text("class A:\n    def f(self):\n        return self._state\n")
+    test_no_module_reads_a_private_attribute_of_another_object("bmc.reactions")
 
 
 def test_there_is_no_import_cycle():
@@ -244,11 +252,11 @@ WRITTEN_ONCE = {
     "planar cross product": (
         rf"\w+{_IDX}0\] ?\* ?\w+{_IDX}1\] ?- ?\w+{_IDX}1\] ?\* ?\w+{_IDX}0\]"
         r"|\bx\w* ?\* ?\w*y\b ?- ?y\w* ?\* ?\w*x\b",  # x * ay - y * ax
-        # kinematics.cross2; symbolic writes it once more on sympy expressions, which
-        # cross2 (float arrays) cannot take
-        {"bmc.kinematics": 1, "bmc.symbolic": 1}),
+        # bmc._kernels.cross (kinematics.cross2 checks and calls it); symbolic writes it
+        # once more on sympy expressions, which the float kernels cannot take
+        {"bmc._kernels": 1, "bmc.symbolic": 1}),
     "rotation by +90 degrees": (rf"np\.stack\(\[-\w+{_IDX}1\], \w+{_IDX}0\]\]",
-                                {"bmc.kinematics": 1}),
+                                {"bmc._kernels": 1}),
     "root-mean-square error": (
         # the root of the mean square of a difference, or of an error array by its name
         r"np\.sqrt\(np\.mean\(\(\w+ - \w+\) ?\*\* ?2"
@@ -260,9 +268,16 @@ WRITTEN_ONCE = {
                                   {"bmc.models.double_pendulum": 1}),
     "eq. (3.3), hip x": (r"Rx - m2 \* ax2 - m3 \* ax3 - m4 \* ax4", {"bmc.models.human": 1}),
     "Newton-Euler force balance": (
-        r"\w+ \* \w+\[\"acm\"\] - \w+ \* gravity|\w+ \* a\w* - \w+ \* g\w* - F_?d\b",
-        # the planar step invdyn2d and its 3D counterpart
-        {"bmc.newton_euler": 2}),
+        r"\w+ \* \w+\[\"acm\"\] - \w+ \* gravity|\w+ \* a\w* - \w+ \* g\w* - F_?d\b"
+        r"|\w+ \* acm - \w+ \* np\.array\(\[0\.0, -g\]\) - Fd\b",
+        # the planar step (bmc._kernels.newton_euler_step, behind invdyn2d) and the 3D one
+        {"bmc._kernels": 1, "bmc.newton_euler": 1}),
+    # the upward recursion: each segment's proximal load, reversed, passed on to the next.
+    # The planar one is bmc._kernels.upward (lower_limb, reactions_newton_euler and
+    # least_squares.newton_euler run it); the 3D one is joint_loads3d's.
+    "upward Newton-Euler recursion": (
+        r"(?m)^ +\w+, \w+(?:, \w+)? = -[Ff]\w*(?:\[[^\]\n]*\])?, -[Mm]",
+        {"bmc._kernels": 1, "bmc.newton_euler": 1}),
     "acceleration of a point on rotating segments": (
         # the components (-(al s + w^2 c), al c - w^2 s) as kinematics forms them in place,
         # or the broadcast forms al perp(e) - w^2 e and -(w^2 e) a copy would likely use
@@ -270,15 +285,14 @@ WRITTEN_ONCE = {
         r"|\w+\[\.\.\., None\] \* \w+ - \(\w+ ?\*\* ?2\)\[\.\.\., None\] \* \w+"
         r"|\w+ \* (?:en|perp\(\w+\)) - \w+ ?\*\* ?2 \* e\b"  # al * perp(e) - w**2 * e
         r"|\bw2 \* e\b",  # w2 * e with w2 = w**2
-        {"bmc.kinematics": 1}),
+        {"bmc._kernels": 1}),
     # 10 s^3 - 15 s^4 + 6 s^5, factored as in its home or expanded as the source writes it
     "minimum-jerk step": (r"10(?:\.0)? - 15(?:\.0)? \* \w+|10(?:\.0)? \* \w+ ?\*\* ?3",
                           {"bmc.kinematics": 1}),
-    # the chain's lever matrix a_kj (l_j below the diagonal, c_k on it), and joint
-    # positions as running sums of l_j (cos phi_j, sin phi_j): these two patterns know only
-    # the spelling of the copies that were removed; a renamed copy needs review to be seen
-    "lever matrix": (r"np\.tril\(np\.broadcast_to\(", {"bmc.chain": 1}),
-    "chain forward kinematics": (r"np\.cumsum\(\w*steps", {"bmc.kinematics": 1}),
+    # Retired (a single home makes them moot): "lever matrix" and "chain forward
+    # kinematics". Every model's levers come from its parents in bmc._planar.topology and
+    # every position from bmc._kernels.points_on_segments; a model is a PlanarModel (the
+    # type checker refuses another kind), so no model has kinematics of its own to copy.
     # the 3D acceleration of a point carried by a rotating body
     "3D point acceleration": (r"np\.cross\(\w+, np\.cross\(\w+,", {"bmc.rotations": 1}),
 }
@@ -296,8 +310,10 @@ def test_the_patterns_catch_the_copies_that_were_removed():
             'acc = -np.einsum("ik,...kd->...id", self.com_lever, w2 * e)'],
         "minimum-jerk step": ["pos = 10 * s**3 - 15 * s**4 + 6 * s**5",
                               "val = s**3 * (10 - 15 * s + 6 * s**2)"],
-        "lever matrix": ["levers_com = np.tril(np.broadcast_to(lengths, (n, n)), k=-1)"],
-        "chain forward kinematics": ["np.cumsum(steps, axis=-2)[..., :-1, :]"],
+        "upward Newton-Euler recursion": [
+            "        force, torque = -Fp, -Mp",
+            "        F, Md, rd = -Fp, -Mp, joints[..., i, :]",
+            "        Fd, Md, rd = -forces[:, i], -moments[:, i], prox[:, i]"],
         "3D point acceleration": ["np.cross(ag, r) + np.cross(wg, np.cross(wg, r))"],
     }
     for formula, copies in removed.items():
@@ -309,6 +325,8 @@ def test_the_patterns_catch_the_copies_that_were_removed():
         "acceleration of a point on rotating segments": ["damping = c * v - k**2 * x",
                                                          "energy = 0.5 * m * v**2 * e"],
         "planar cross product": ["al1 = (c * r1 - m12 * r2) / det"],
+        "upward Newton-Euler recursion": ["    pass ``-Fp, -Mp`` as ``Fd, Md``",
+                                          "        u, v = -force_x, speed_y"],
     }
     for formula, lines in unrelated.items():
         for line in lines:
@@ -335,22 +353,33 @@ def test_a_formula_is_written_once(formula):
     assert hits == homes, f"{formula}: expected {homes}, found {hits}"
 
 
-def test_the_planar_models_name_their_segment_arrays_alike():
-    # PlanarChain, FourSegmentModel and PlanarTree take the same per-segment arrays under
-    # the same names (and hold them as attributes of those names).
+def test_the_planar_models_are_instances_of_the_one_interface():
+    # A chain, Blajer's tree and Kuo's standing body are PlanarModels that keep their
+    # parameters and coordinates and override none of the interface's algorithms (the type
+    # checker refuses an override of a final method: tests/test_types.py; this is the same
+    # fact at run time, for every subclass in the package).
     import inspect
 
-    import numpy as np
-
     from bmc.chain import PlanarChain
-    from bmc.models.human import human_model
     from bmc.models.standing import FourSegmentModel
+    from bmc.planar import PlanarModel
     from bmc.tree import PlanarTree
 
-    names = ("lengths", "com", "masses", "inertias")
-    for cls in (PlanarChain, FourSegmentModel, PlanarTree):
-        params = inspect.signature(cls).parameters
-        assert all(name in params for name in names), (cls.__name__, list(params))
-    for model in (PlanarChain([0.3], [0.1], [2.0], [0.02]), FourSegmentModel(), human_model()):
-        shapes = {np.shape(getattr(model, name)) for name in names}
-        assert len(shapes) == 1 and len(shapes.pop()) == 1, (type(model).__name__, shapes)
+    final = {name for name, f in vars(PlanarModel).items() if getattr(f, "__final__", False)}
+    assert {"inverse_dynamics", "mass_matrix", "bias_forces", "kinematics"} <= final
+    for cls in (PlanarChain, PlanarTree, FourSegmentModel):
+        assert issubclass(cls, PlanarModel)
+        overridden = final & {name for klass in cls.__mro__[:-2] for name in vars(klass)
+                              if klass is not PlanarModel}
+        assert not overridden, (cls.__name__, overridden)
+    # and the check can fail
+    cheat = type("Cheat", (PlanarChain,), {"mass_matrix": lambda self, q: q})
+    assert final & set(vars(cheat))
+    # the formulations take the interface, by annotation (mypy checks the calls)
+    from bmc import least_squares, reactions
+    for func in (reactions.minimal_form, reactions.reactions_augmented,
+                 reactions.reactions_classical, reactions.reactions_newton_euler,
+                 least_squares.newton_euler, least_squares.system, least_squares.least_squares,
+                 least_squares.newton_euler_gain):
+        hints = inspect.get_annotations(func, eval_str=True)
+        assert hints["model"] is PlanarModel, func.__name__

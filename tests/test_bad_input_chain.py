@@ -79,7 +79,7 @@ def test_valid_input_gives_finite_output(rng):
         chain = PlanarChain(lengths, lengths * rng.uniform(0.1, 0.9, n),
                             rng.uniform(0.5, 10.0, n), rng.uniform(0.01, 0.5, n))
         q, qd, qdd = rng.uniform(-2, 2, (3, 10, n))
-        tau = chain.inverse_dynamics(q, qd, qdd, F=rng.uniform(-5, 5, (10, 2)))
+        tau = chain.inverse_dynamics(q, qd, qdd, contact_force=rng.uniform(-5, 5, (10, 2)))
         assert np.all(np.isfinite(tau))
         assert np.all(np.isfinite(chain.forward_dynamics(q, qd, tau)))
         assert np.all(np.isfinite(chain.energy(q, qd)))

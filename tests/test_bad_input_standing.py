@@ -13,7 +13,8 @@ VALID = {
     standing.FourSegmentModel: {},
     standing.simulate_sway: {"duration": 0.5, "margin": 0.1},
     standing.measure: {"sway": SWAY},
-    MODEL.inverse_dynamics: {"phi": np.zeros(3), "phid": np.zeros(3), "phidd": np.zeros(3)},
+    # the interface names the coordinates q, qd, qdd; Kuo's body calls them phi in messages
+    MODEL.inverse_dynamics: {"q": np.zeros(3), "qd": np.zeros(3), "qdd": np.zeros(3)},
 }
 
 
@@ -34,7 +35,7 @@ CASES = [
     case(standing.measure, TypeError, "sway", sway=MODEL),
     case(standing.measure, TypeError, "seed", seed=1.5),
     case(standing.measure, TypeError, "seed", seed=[1.0, 2.0], realisations=2),
-    case(MODEL.inverse_dynamics, TypeError, "phi", phi=["0", "0", "0"]),
+    case(MODEL.inverse_dynamics, TypeError, "phi", q=["0", "0", "0"]),
     # wrong shapes, signs, non-finite values
     case(standing.FourSegmentModel, ValueError, "masses", masses=[1.0, 2.0]),
     case(standing.FourSegmentModel, ValueError, "foot_angle", foot_angle=np.nan),
@@ -43,8 +44,8 @@ CASES = [
     case(standing.simulate_sway, ValueError, "freq", freq=np.inf),
     case(standing.measure, ValueError, "realisations", realisations=0),
     case(standing.measure, ValueError, "marker_noise", marker_noise=-0.01),
-    case(MODEL.inverse_dynamics, ValueError, "phid", phid=np.zeros(4)),
-    case(MODEL.inverse_dynamics, ValueError, "phidd", phidd=[np.nan, 0, 0]),
+    case(MODEL.inverse_dynamics, ValueError, "phid", qd=np.zeros(4)),
+    case(MODEL.inverse_dynamics, ValueError, "phidd", qdd=[np.nan, 0, 0]),
     # units: 27 (degrees) was taken as 27 rad
     case(standing.FourSegmentModel, ValueError, "foot_angle", foot_angle=27.0),
 ]

@@ -1,4 +1,4 @@
-"""bmc.tree and bmc.reactions: bad input refused by name (COM on its segment, integer
+"""bmc.tree (bmc.planar) and bmc.reactions: bad input refused by name (COM on its segment, integer
 parents, contact point finite and on its segment, arrays of the same frames)."""
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ VALID = {
     reactions.reactions_newton_euler: {"model": MODEL, "q": Z, "qd": Z, "qdd": Z,
                                        "contact_force": [0.0, 600.0],
                                        "contact_point": ("foot", 0.1)},
-    reactions.contact_inverse_dynamics: {"model": MODEL, "q": Z, "qd": Z, "qdd": Z,
-                                         "contact_point": ("foot", 0.1)},
     MODEL.kinematics: STATE,
     MODEL.gamma: {"q": Z, "qd": Z},
     MODEL.bias_forces: {"q": Z, "qd": Z},
@@ -56,9 +54,9 @@ CASES = [
     case(PlanarTree, TypeError, "g", g="9.81"),
     case(MODEL.segment_index, TypeError, "segment", segment=1.5),
     case(MODEL.point, TypeError, "distance", distance="0.1"),
-    case(reactions.contact_inverse_dynamics, TypeError, "model", model="human"),
-    case(reactions.contact_inverse_dynamics, TypeError, "contact_point", contact_point="foot"),
-    case(reactions.contact_inverse_dynamics, TypeError, "contact_point",
+    case(reactions.reactions_augmented, TypeError, "model", model="human"),
+    case(MODEL.contact_inverse_dynamics, TypeError, "contact_point", contact_point="foot"),
+    case(MODEL.contact_inverse_dynamics, TypeError, "contact_point",
          contact_point=("foot", "0.1")),
     case(reactions.reactions_newton_euler, TypeError, "contact_point",
          contact_point=("foot", None)),
@@ -67,8 +65,8 @@ CASES = [
     case(PlanarTree, ValueError, "com", com=[0.17]),
     case(PlanarTree, ValueError, "parent", parent=[-1, 1]),
     case(MODEL.segment_index, ValueError, "segment", segment="toe"),
-    case(reactions.contact_inverse_dynamics, ValueError, "q", q=np.zeros(8)),
-    case(reactions.contact_inverse_dynamics, ValueError, "contact_point",
+    case(MODEL.contact_inverse_dynamics, ValueError, "q", q=np.zeros(8)),
+    case(MODEL.contact_inverse_dynamics, ValueError, "contact_point",
          contact_point=("toe", 0.1)),
     case(reactions.minimal_form, ValueError, "h", h=np.zeros(20)),
     case(reactions.reactions_classical, ValueError, "qd", qd=np.zeros((3, 8))),
@@ -76,14 +74,14 @@ CASES = [
     case(PlanarTree, ValueError, "lengths", lengths=[0.4, -0.4]),
     case(PlanarTree, ValueError, "inertias", inertias=[0.1, np.nan]),
     case(MODEL.point, ValueError, "distance", distance=np.nan),
-    case(reactions.contact_inverse_dynamics, ValueError, "qdd", qdd=np.full(9, np.inf)),
+    case(MODEL.contact_inverse_dynamics, ValueError, "qdd", qdd=np.full(9, np.inf)),
     # contact point at NaN returned all-NaN; off the segment gave a wrong answer
-    case(reactions.contact_inverse_dynamics, ValueError, "contact_point",
+    case(MODEL.contact_inverse_dynamics, ValueError, "contact_point",
          contact_point=("foot", np.nan)),
     case(reactions.reactions_newton_euler, ValueError, "contact_point",
          contact_point=("foot", np.nan)),
     case(MODEL.applied_forces, ValueError, "contact_point", contact_point=("foot", np.inf)),
-    case(reactions.contact_inverse_dynamics, ValueError, "contact_point",
+    case(MODEL.contact_inverse_dynamics, ValueError, "contact_point",
          contact_point=("foot", 10.0)),
     # physics: a 5 m COM on a 0.4 m thigh was accepted
     case(PlanarTree, ValueError, "com", com=[5.0, 0.17]),
@@ -108,7 +106,7 @@ CASES = [
     case(MODEL.contact_inverse_dynamics, ValueError, "contact_moment", q=Q5,
          contact_moment=np.zeros(4)),
     case(MODEL.inverse_dynamics, ValueError, "qd", q=Q5, qd=np.zeros((4, 9))),
-    case(reactions.contact_inverse_dynamics, ValueError, "qd", q=Q5, qd=np.zeros((4, 9))),
+    case(MODEL.contact_inverse_dynamics, ValueError, "qd", q=Q5, qd=np.zeros((4, 9))),
     case(reactions.minimal_form, ValueError, "h", q=Q5, qd=Q5, h=np.zeros((4, 21))),
     case(reactions.reactions_augmented, ValueError, "qdd", q=Q5, qd=Q5,
          qdd=np.zeros((4, 9))),
@@ -157,8 +155,8 @@ def test_one_frame_goes_with_many(rng):
 
 def test_valid_input_gives_finite_output(rng):
     q, qd, qdd = rng.uniform(-1, 1, (3, 10, 9))
-    res = reactions.contact_inverse_dynamics(MODEL, q, qd, qdd,
-                                             contact_point=("foot", float(rng.uniform(0, 0.2))))
+    res = MODEL.contact_inverse_dynamics(q, qd, qdd,
+                                         contact_point=("foot", float(rng.uniform(0, 0.2))))
     for value in (res.contact_force, res.contact_moment, res.torques, res.residual):
         assert np.all(np.isfinite(value))
     h = MODEL.applied_forces(q, torques=rng.uniform(-50, 50, (10, 6)))

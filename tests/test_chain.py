@@ -81,7 +81,7 @@ def test_agrees_with_independent_lagrangian(n):
     C = chain.velocity_terms(q, qd)
     G = chain.gravity_terms(q)
     E = chain.external_terms(q, force)
-    tau = chain.inverse_dynamics(q, qd, qdd, F=force)
+    tau = chain.inverse_dynamics(q, qd, qdd, contact_force=force)
     for f in range(frames):
         args = (q[f], qd[f], *params, force[f, 0], force[f, 1])
         M_ref = np.asarray(mass_f(*args), dtype=float)
@@ -109,8 +109,8 @@ def test_one_link_closed_form():
     # T = I_o qdd + m g d cos(a) + L F_x sin(a) - L F_y cos(a): exact algebra, rounding only.
     expected = ((inertia + m * c**2) * qdd[:, 0] + m * g * c * np.cos(q[:, 0])
                 + force[:, 0] * np.sin(q[:, 0]) - force[:, 1] * np.cos(q[:, 0]))
-    np.testing.assert_allclose(rod.inverse_dynamics(q, qd, qdd, F=force)[:, 0], expected,
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(rod.inverse_dynamics(q, qd, qdd, contact_force=force)[:, 0],
+                               expected, rtol=1e-12, atol=1e-12)
     # One link: no centripetal torque about the hinge, whatever the speed (exactly zero).
     np.testing.assert_array_equal(rod.velocity_terms(q, qd), 0.0)
 
@@ -147,8 +147,8 @@ def test_forward_inverts_inverse(n):
     qd = rng.uniform(-5, 5, (50, n))
     qdd = rng.uniform(-30, 30, (50, n))
     force = rng.uniform(-20, 20, (50, 2))
-    tau = chain.inverse_dynamics(q, qd, qdd, F=force)
-    back = chain.forward_dynamics(q, qd, tau, F=force)
+    tau = chain.inverse_dynamics(q, qd, qdd, contact_force=force)
+    back = chain.forward_dynamics(q, qd, tau, contact_force=force)
     # One linear solve with a well-conditioned M (condition < 1e4 here): ~1e-13 absolute.
     np.testing.assert_allclose(back, qdd, rtol=1e-10, atol=1e-10)
 
@@ -162,7 +162,7 @@ def test_unchecked_single_frame_dynamics_matches_public_methods():
         force = rng.uniform(-20, 20, 2)
         qdd, power = chain.frame_accelerations(q, qd, tau, force)
         # Same equations, different order of operations: rounding only.
-        np.testing.assert_allclose(qdd, chain.forward_dynamics(q, qd, tau, F=force),
+        np.testing.assert_allclose(qdd, chain.forward_dynamics(q, qd, tau, contact_force=force),
                                    rtol=1e-11, atol=1e-11)
         np.testing.assert_allclose(power, -qd @ chain.external_terms(q, force), rtol=1e-12)
         np.testing.assert_allclose(chain.frame_accelerations(q, qd, tau)[0],
@@ -228,7 +228,7 @@ def test_shapes_and_broadcasting():
     one = arm.inverse_dynamics([0.1, 0.2], [0.0, 1.0], [1.0, 0.0])
     assert one.shape == (2,)
     q = np.tile([0.1, 0.2], (4, 1))
-    many = arm.inverse_dynamics(q, [0.0, 1.0], [1.0, 0.0], F=[1.0, 2.0])
+    many = arm.inverse_dynamics(q, [0.0, 1.0], [1.0, 0.0], contact_force=[1.0, 2.0])
     assert many.shape == (4, 2)
     np.testing.assert_allclose(many - arm.external_terms(q, [1.0, 2.0]),
                                np.broadcast_to(one, (4, 2)), rtol=1e-14)
@@ -282,3 +282,23 @@ def test_from_segments_takes_anthropometry_segments():
     assert chain.g == 9.8
     with pytest.raises(TypeError, match="length, com, mass and inertia"):
         PlanarChain.from_segments([object()])
+
+
+@pytest.mark.parametrize("frames", [8191, 8192, 8193, 2 * 8192 + 1])
+def test_inverse_dynamics_is_exact_across_the_kernel_block_boundary(frames):
+    # the kernel runs in blocks of 8192 frames (bmc._kernels.BLOCK): the frames on either
+    # side of a boundary and in the last, partial block equal the matrix form (rounding)
+    from bmc._kernels import BLOCK
+
+    assert BLOCK == 8192
+    rng = np.random.default_rng(frames)
+    chain = PlanarChain([0.4, 0.35, 0.2], [0.18, 0.15, 0.1], [7.0, 3.0, 1.0],
+                        [0.1, 0.04, 0.005])
+    q, qd, qdd = rng.uniform(-3, 3, (3, frames, 3))
+    tau = chain.inverse_dynamics(q, qd, qdd)
+    matrix = (np.einsum("nij,nj->ni", chain.mass_matrix(q), qdd)
+              + chain.velocity_terms(q, qd) + chain.gravity_terms(q))
+    np.testing.assert_allclose(tau, matrix, rtol=0, atol=1e-12 * np.abs(matrix).max())
+    edges = [i for i in (BLOCK - 1, BLOCK, frames - 1) if i < frames]
+    np.testing.assert_allclose(tau[edges], chain.inverse_dynamics(q[edges], qd[edges],
+                                                                  qdd[edges]), atol=1e-12)

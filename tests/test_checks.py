@@ -1,6 +1,7 @@
-"""Exact checks (exercises/bmc_answers): right answers pass, wrong ones get a hint only.
+"""The checks: generic helpers, the public checks (practice data) and the grader's checks.
 
-The public checks of bmc.checks test only the form of an answer.
+The public checks of bmc.checks judge a student's function on practice data only; the
+grader's checks (exercises/bmc_answers) judge the answers for the student's own data.
 
 The topic checks compute their expected values with bmc (PlanarChain, lower_limb, ...);
 these tests give them answers computed independently (closed forms, the source's own
@@ -56,7 +57,7 @@ def test_check_value_passes_within_tolerance_and_returns_true():
     (print, "is a function"),
     ([1.0, 2.0], "must be a single number"),
     (float("nan"), "contains NaN"),
-    (-12.34, "the sign is not"),
+    (-12.34, "wrong sign"),
     (13.0, "is not correct yet"),
 ])
 def test_check_value_explains_what_is_wrong(answer, fragment):
@@ -71,8 +72,18 @@ def test_check_value_diagnoses_degrees_transpose_and_entries():
     M = np.array([[1.0, 2.0], [3.0, 4.0]])
     assert "transposed" in _fails(checks.check_value, "M", M.T, M)
     message = _fails(checks.check_value, "v", [1.0, 2.5, 3.0], [1.0, 2.0, 3.0])
-    assert "index 1 are not right" in message
-    assert "same factor" in _fails(checks.check_value, "v", [2.0, 4.0], [1.0, 2.0])
+    assert "v[1] is not right (the other entries are)" in message
+    assert "twice the right value" in _fails(checks.check_value, "v", [2.0, 4.0], [1.0, 2.0])
+    # on practice data (level="practice") it says how far off and which way
+    assert "v[1] is 25 % too large" in _fails(checks.check_value, "v", [1.0, 2.5, 3.0],
+                                               [1.0, 2.0, 3.0], level="practice")
+    # a mistake model is named, never the value
+    message = _fails(checks.check_value, "T", 3.0, 5.0, mistakes=[("the torque without "
+                                                                    "its load", 3.0)])
+    assert "it matches the torque without its load" in message and "5" not in message
+    # answers with few possible values: the concept only
+    assert _fails(checks.check_value, "E", [[0.0, 1.0]], [[1.0, 1.0]],
+                  level="concept", hint="h") == "E is not correct yet. Hint: h"
 
 
 def test_hint_is_appended_and_never_the_value():
@@ -159,7 +170,9 @@ def test_one_link_torque_closed_form(one):
 def test_one_link_centripetal_signs(one):
     assert answers.check_one_link_centripetal(0, -1, -1)  # no torque; pull towards the joint
     message = _fails(answers.check_one_link_centripetal, 0, 1, -1)
-    assert message.startswith("sign_Frx")
+    # three signs have few possible values: the message never says which is wrong
+    assert message.startswith("sign_T, sign_Frx, sign_Fry are not all right yet")
+    assert message == _fails(answers.check_one_link_centripetal, 1, -1, -1)
 
 
 def test_one_link_hanging_and_euler(one):
@@ -230,7 +243,7 @@ def test_two_link_segmental_mass_matrix_closed_form(two):
     assert answers.check_two_link_segmental_mass_matrix(M)
     message = _fails(answers.check_two_link_segmental_mass_matrix,
                      lambda t1, t2: M(t1, t2) + np.diag([I1, 0.0]))
-    assert "index (0, 0) are not right" in message
+    assert "[0, 0] is not right (the other entries are)" in message
 
 
 def test_two_link_time_scaling(two):
@@ -247,7 +260,7 @@ def _skew(v):
 
 def test_matrix_form_skew():
     assert answers.check_matrix_form_skew(_skew)
-    assert "sign is not" in _fails(answers.check_matrix_form_skew, lambda v: _skew(v).T)
+    assert "wrong sign" in _fails(answers.check_matrix_form_skew, lambda v: _skew(v).T)
 
 
 def _source_pendulum(lever2):
@@ -305,7 +318,7 @@ def test_matrix_form_3d_loads_one_solve_equals_the_recursion():
         b2[6 * i + 3:6 * i + 6] = Ib @ wd[i] + np.cross(w[i], Ib @ w[i])
     message = _fails(answers.check_matrix_form_double_pendulum_3d,
                      np.linalg.solve(A, b2).reshape(4, 3))
-    assert "(1, 0)" in message and "(0, 0)" not in message
+    assert "Euler's equation left in each bar's own frame" in message
 
 
 # ----------------------------------------------------------------------------- 4 gait
@@ -395,7 +408,7 @@ def test_reactions_by_matrices_equal_the_resolved_formulas():
     assert answers.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
     assert answers.check_reactions_lambda(lam)
     message = _fails(answers.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)
-    assert "index 1, 3, 5" in message
+    assert "lam[1], lam[3], lam[5] are not right" in message
     _no_leak(message, lam)
     assert answers.check_reactions_predictions("zero", "ankle")
     assert "largest_vertical" in _fails(answers.check_reactions_predictions, 0, "hip")
@@ -466,7 +479,7 @@ def test_least_squares_std_and_dropped_channel():
 def test_least_squares_bias_recovers_the_injected_offset():
     # the problem's b_frames were made with a 2.7 N m offset on T and no noise
     assert answers.check_least_squares_bias(2.7)
-    assert "sign is not" in _fails(answers.check_least_squares_bias, -2.7)
+    assert "wrong sign" in _fails(answers.check_least_squares_bias, -2.7)
 
 
 def test_two_link_problem_is_the_corrected_arm_of_notebook_2(two):
@@ -488,43 +501,229 @@ def test_two_link_problem_is_the_corrected_arm_of_notebook_2(two):
 
 
 # ----------------------------------------------------------------------------- split
-def test_public_checks_compute_no_expected_value(monkeypatch):
-    # A student who spies on every comparison helper of bmc.checks learns nothing: the
-    # public checks never call check_value/check_sign/check_choice/check_set/check_function
-    # with an expected value, and a wrong value of the right form passes the public check.
-    from bmc.checks import _core
+def test_public_checks_compute_answers_on_practice_data_only(monkeypatch):
+    # The public checks compute right answers (with bmc) only for practice data and its
+    # probes, never for a student's own data: they judge a function there, not the value
+    # that is graded. Spy on every answer function while a student with an id works.
+    from bmc.checks import (
+        _gait_inverse_dynamics,
+        _joint_reactions,
+        _least_squares,
+        _matrix_formalism,
+        _one_link,
+        _two_link,
+    )
 
     seen = []
-    for name in ("check_value", "check_function"):
-        monkeypatch.setattr(_core, name, lambda *a, **k: seen.append(a) or True)
-    assert checks.check_one_link_torque(123456.0) is True  # wrong, but a number
-    assert checks.check_matrix_form_accelerations([1.0, 2.0]) is True
-    assert checks.check_two_link_segmental_mass_matrix(lambda a, b: np.eye(2)) is True
-    assert seen == []
-    assert not any(name.startswith("check_") and name not in _core.__all__
-                   and "expected" in (getattr(checks, name).__doc__ or "")
-                   for name in checks.__all__)
+    for module in (_one_link, _two_link, _matrix_formalism, _gait_inverse_dynamics,
+                   _joint_reactions, _least_squares):
+        for name in [n for n in dir(module) if n.startswith("answer_")]:
+            original = getattr(module, name)
+
+            def spy(*args, _o=original, **kw):
+                seen.extend(a for a in args if isinstance(a, checks.Problem))
+                return _o(*args, **kw)
+
+            monkeypatch.setattr(module, name, spy)
+    p = checks.problem("one_link", student="s-spy")
+    checks.problem("one_link", student="")  # forget the id for the tests that follow
+
+    def mine(data):  # a wrong answer: the practice check computes, and fails
+        return 1.0
+
+    _fails(checks.check_one_link_torque, mine, mine(p), p)
+    q = checks.problem("two_link", student="s-spy")
+    _fails(checks.check_two_link_velocity_terms, lambda d: np.ones(2), np.ones(2), q)
+    checks.problem("two_link", student="")
+    assert seen and all(d.is_practice for d in seen)
+
+
+def test_the_public_check_never_judges_the_students_own_value():
+    # the same right function with a wrong T (not what the function gives) is told so;
+    # a T that is the function's value passes whatever it is (it is graded later)
+    p = checks.problem("one_link", student="s-own")
+    checks.problem("one_link", student="")
+
+    def joint_torque(d):
+        I_o = d.inertia + d.mass * d.com**2
+        return ((I_o + d.load * d.length**2) * d.alphadd
+                + (d.mass * d.com + d.load * d.length) * d.g * np.cos(d.alpha))
+
+    assert checks.check_one_link_torque(joint_torque, joint_torque(p), p)
+    message = _fails(checks.check_one_link_torque, joint_torque, 2 * joint_torque(p), p)
+    assert "T is not what joint_torque(p) gives with your data" in message
 
 
 def test_public_checks_still_reject_the_wrong_form():
-    assert "has no answer yet" in _fails(checks.check_one_link_torque, ...)
-    assert "shape (2,)" in _fails(checks.check_two_link_velocity_terms, [1.0, 2.0, 3.0])
-    assert "not a number" in _fails(checks.check_gait_quasi_static, lambda: 0)
-    assert "must be +1, -1 or 0" in _fails(checks.check_gait_signs, "up", 1, 1)
-    assert "must be one of" in _fails(checks.check_reactions_predictions, 0, "hand")
-    assert "returned nothing" in _fails(checks.check_one_link_hanging, lambda b, bd, t: None)
+    assert "is not defined yet" in _fails(checks.check_one_link_torque, ..., ..., None)
+    assert "shape (2,)" in _fails(checks.check_two_link_velocity_terms,
+                                  lambda d: [1.0, 2.0, 3.0], None, None)
+    assert "must be +1, -1 or 0" in _fails(checks.check_gait_signs, ("up", 1), 1, 1, 1)
+    assert "must be one of" in _fails(checks.check_reactions_predictions, 1, 0, "hand")
+    assert "returned nothing" in _fails(checks.check_one_link_hanging,
+                                        lambda b, bd, t, p=None: None)
+    assert "must take the data as its last argument" in _fails(
+        checks.check_one_link_hanging, lambda b, bd, t: 0.0)
 
 
-def test_bmc_checks_holds_no_exact_check():
+def test_bmc_checks_and_the_grader_are_different_functions():
     import bmc.checks as public
 
     for name in answers.__all__:
         if name.startswith("check_"):
             assert getattr(public, name) is not getattr(answers, name), name
-    source = "".join(path.read_text() for path in Path(public.__file__).parent.glob("*.py"))
-    for helper in ("inverse_dynamics(", "forward_dynamics(", "lower_limb(", "_paper_lambda",
-                   ".velocity_terms("):
-        assert helper not in source, helper  # nothing there computes an answer
+
+
+def test_practice_data_are_the_common_data_whatever_the_grader_sets():
+    common = checks.problem("one_link", student="")
+    with checks.student_data("s-ada"):
+        practice = checks.practice("one_link")
+        own = checks.problem("one_link")
+    assert practice.is_practice and not own.is_practice
+    assert practice.mass == common.mass != own.mass
+    assert "practice" in repr(practice)
+
+
+def test_the_placeholder_id_is_refused_unless_a_grader_sets_the_student():
+    with pytest.raises(ValueError, match="STUDENT_ID is still the placeholder"):
+        checks.problem("one_link", student="your student id")
+    with checks.student_data("s-ada"):  # graded: the filed id wins, the cell runs
+        assert checks.problem("one_link", student="your student id").mass == \
+            checks.problem("one_link", student="s-ada").mass
+    checks.problem("one_link", student="")
+
+
+def test_modified_copies_keep_units_and_practice_flag():
+    p = checks.practice("two_link")
+    q = p.modified("the elbow still", qd=[1.5, 0.0])
+    assert q.is_practice and q.qd[1] == 0.0 and p.qd[1] == -2.0
+    assert q.units() == p.units() and "the elbow still" in repr(q)
+    with pytest.raises(AttributeError, match="no quantity 'qdd'"):
+        p.modified(qdd=[0.0, 0.0])
+
+
+# ----------------------------------------------------------------------------- hints
+def _slug(text: str) -> str:
+    """The anchor myst gives a heading (myst_heading_anchors): GitHub's slug."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", text).strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def _headings(stem: str) -> dict[str, str]:
+    """Heading text without its number -> anchor, for one course notebook."""
+    import json
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / f"{stem}.ipynb"
+    found = {}
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in "".join(cell["source"]).splitlines():
+            match = re.match(r"^#{1,6}\s+(.*?)\s*$", line)
+            if match:
+                full = match.group(1)
+                bare = re.sub(r"^\d+(\.\d+)*\.?\s+", "", full)
+                found[bare] = _slug(full)
+    return found
+
+
+@pytest.mark.parametrize("key", sorted(__import__("bmc.checks._sections",
+                                                  fromlist=["SECTIONS"]).SECTIONS))
+def test_every_hint_target_is_a_heading_of_the_course_notebook(key):
+    from bmc.checks._sections import SECTIONS
+
+    stem, heading = SECTIONS[key]
+    anchors = _headings(stem)
+    assert heading in anchors, (f"{key}: notebooks/{stem}.ipynb has no heading {heading!r}; "
+                                f"its headings: {sorted(anchors)}: update "
+                                "bmc/checks/_sections.py")
+    assert anchors[heading]
+
+
+def test_every_hint_of_the_checks_names_a_registered_section():
+    # hints are built by section(key): a key that is not in the table fails at once
+    from bmc.checks._sections import section
+
+    with pytest.raises(KeyError):
+        section("one_link.nowhere")
+    source = "".join(path.read_text() for path in
+                     (Path(checks.__file__).parent).glob("_*.py"))
+    source += "".join(path.read_text() for path in Path(answers.__file__).parent.glob("*.py"))
+    assert "notebooks/0" not in source and "section 4" not in source
+
+
+# ----------------------------------------------------------------------------- errors
+def test_a_cell_that_raised_is_reported_with_its_line_and_dependents_say_so():
+    from bmc.checks._cells import CellLog
+
+    log = CellLog.from_cells(
+        ["import numpy as np", "E = np.zeros((9, 6))\nE[0, 0] = 'one'",
+         "lam = E.T @ np.ones(9)", "x = undefined_name"],
+        [{"cell": 1, "type": "ValueError", "message": "could not convert", "line": 2},
+         {"cell": 3, "type": "NameError", "message": "name 'undefined_name' is not defined",
+          "line": 1}])
+    said = log.explain("E")
+    assert "ValueError: could not convert at line 2 (`E[0, 0] = 'one'`)" in said
+    assert log.explain("lam") is None  # its cell ran (with the stale E: judged by value)
+    assert log.explain("np") is None and log.explain("nothing") is None
+    log.add("y = E.sum() + z", "NameError", "name 'z' is not defined", 1)
+    log.add("z = 1 / 0", "ZeroDivisionError", "division by zero", 1)
+    log.add("w = z + 1", "NameError", "name 'z' is not defined", 1)
+    assert "its cell uses z, which is not defined because the cell of z raised " \
+        "ZeroDivisionError" in log.explain("w")
+    log.add("def f():\n    return 1 / 0\nv = f()", "ZeroDivisionError", "division by zero", 2)
+    log.add("u = f() + 1", "ZeroDivisionError", "division by zero", 1)
+    assert "the same error as the cell of f" in log.explain("u")
+
+
+def test_line_in_cell_finds_the_deepest_line_of_the_cell():
+    from bmc.checks._cells import line_in_cell
+
+    code = compile("def f():\n    return 1 / 0\n\nf()\n", "<cell-7>", "exec")
+    try:
+        exec(code, {})
+    except ZeroDivisionError as exc:
+        assert line_in_cell(exc) == 2
+    assert line_in_cell(SyntaxError("x", ("<cell>", 3, 1, "x"))) == 3
+
+
+# ----------------------------------------------------------------------------- report
+class _Case:
+    def __init__(self, success_message=None):
+        self.success_message = success_message
+
+
+class _Result:
+    def __init__(self, passed, message="", success=None):
+        self.passed, self.message, self.test_case = passed, message, _Case(success)
+
+
+class _File:
+    def __init__(self, name, results):
+        self.name, self.test_case_results = name, results
+
+
+def _otter_failure(kind, text):
+    return (f"❌ Test case failed\nError at line 6 in test q1:\n      checks.f(x)\n"
+            f"{kind}: {text}")
+
+
+def test_report_heads_each_result_with_what_was_judged():
+    right = checks.report(_File("q1", [_Result(True, success="right on practice")]))
+    assert repr(right).startswith("✅ q1: right on the practice data")
+    form = checks.report(_File("q2", [_Result(False, _otter_failure(
+        "JudgedAtGrading", "sign_T is answered in the right form"))]))
+    assert "judged when your notebook is graded" in repr(form) and "passed" not in repr(form)
+    wrong = checks.report(_File("q3", [_Result(False, _otter_failure(
+        "IncorrectAnswer", "T is 12 % too small"))]))
+    assert repr(wrong).splitlines() == ["❌ q3: not right yet", "    T is 12 % too small"]
+    broken = checks.report(_File("q4", [_Result(False, _otter_failure("TypeError", "bad"))]))
+    assert "the check stopped at an error" in repr(broken) and "TypeError: bad" in repr(broken)
+    assert "<strong>" in wrong._repr_html_() and "&#x27;" not in wrong._repr_html_()
+    assert "nothing was checked" in repr(checks.report(None))
 
 
 # ----------------------------------------------------------------------------- variants
@@ -672,3 +871,42 @@ def test_set_6_variants_recover_their_own_bias_and_lose_precision_without_a_chan
 def test_student_must_be_a_string():
     with pytest.raises(ValueError, match="student must be your student id"):
         checks.problem("one_link", student=42)
+
+
+# ----------------------------------------------------------------------------- question text
+_TOPIC_OF = {"01_one_link": "one_link", "02_two_link": "two_link",
+             "03_matrix_formalism": "matrix_form", "05_joint_reactions": "reactions",
+             "06_least_squares": "least_squares"}
+
+
+@pytest.mark.parametrize("stem", sorted(_TOPIC_OF))
+def test_question_text_names_no_number_that_varies_between_students(stem):
+    # A student reads the text beside their own data: a varied quantity's common value in
+    # the text ("p.durations[0] = 4 s") contradicts it. The questions name the quantity.
+    import json
+
+    from bmc.checks._core import _PROBLEM_SPECS
+
+    master = json.loads((Path(__file__).resolve().parents[1] / "exercises" /
+                         f"{stem}.ipynb").read_text(encoding="utf-8"))
+    text, solution = [], False
+    for cell in master["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "raw":
+            solution = {"# BEGIN SOLUTION": True, "# END SOLUTION": False}.get(
+                source.strip(), solution)
+        elif cell["cell_type"] == "markdown" and not solution:
+            text.append(source)
+    text = "\n".join(text)
+    topic = _TOPIC_OF[stem]
+    _, _, vary, _ = _PROBLEM_SPECS[topic]
+    common = checks.practice(topic)
+    assert vary or topic in ("matrix_form", "reactions", "least_squares")
+    for name in vary:
+        unit = common.units()[name]
+        for value in np.ravel(getattr(common, name)):
+            for shown in {f"{value:g}", f"{value:.2f}", f"{value:.3g}"}:
+                assert not re.search(rf"(?<![\w.]){re.escape(shown)}\s*{re.escape(unit)}\b",
+                                     text), f"{stem}: {shown} {unit} ({name}) in the text"
+    # and the reported case itself
+    assert "= 4 s" not in text and "eight times" not in text

@@ -49,7 +49,7 @@ def _texts(ax):
 def test_fbd_moments_equal_chain_inverse_dynamics(arm, rng):
     q, qd, qdd = rng.normal(size=2), rng.normal(size=2) * 3.0, rng.normal(size=2) * 20.0
     F = np.array([5.0, -12.0])
-    tau = arm.inverse_dynamics(q, qd, qdd, F=F)
+    tau = arm.inverse_dynamics(q, qd, qdd, contact_force=F)
     for k in range(2):
         d = drawing.free_body_diagram(arm, q, segment=k, qd=qd, qdd=qdd, F=F)
         proximal = d.moments[0]
@@ -101,9 +101,13 @@ def test_fbd_labels_and_com(arm):
     q = np.array([0.3, 0.9])
     d = drawing.free_body_diagram(arm, q, segment=1, qd=[1.0, -2.0], qdd=[5.0, 3.0])
     texts = _texts(d.ax)
-    assert any(t.startswith(r"$\mathbf{F}_{2}$ = ") and t.endswith(" N") for t in texts)
-    assert any(t.startswith("$M_{2}$ = ") and t.endswith(" N m") for t in texts)
-    assert any(t.startswith("$m_{2} g$ = 15.1 N") for t in texts)   # 1.54 kg x 9.81
+    # symbol and positive magnitude: the arrow shows the way the load acts
+    tau = arm.inverse_dynamics(q, [1.0, -2.0], [5.0, 3.0])[1]
+    force = {a.label: a for a in d.arrows}[r"\mathbf{F}_{2}"].vector
+    assert rf"$|\mathbf{{F}}_{{2}}|$ = {np.hypot(*force):.3g} N" in texts
+    assert rf"$|\tau_{{2}}|$ = {abs(tau):.3g} N m" in texts
+    assert all("= -" not in t for t in texts)
+    assert "$m_{2} g$ = 15.1 N" in texts   # 1.54 kg x 9.81
     # COM from forward kinematics written out here: elbow + c2 (cos, sin)(q1 + q2)
     elbow = 0.3162 * np.array([np.cos(0.3), np.sin(0.3)])
     expected = elbow + 0.1706 * np.array([np.cos(1.2), np.sin(1.2)])
@@ -115,9 +119,36 @@ def test_fbd_labels_and_com(arm):
 def test_fbd_symbolic_labels(arm):
     d = drawing.free_body_diagram(arm, [0.3, 0.9], segment=1, symbolic=True)
     texts = _texts(d.ax)
-    assert "$M_{2}$" in texts and r"$\mathbf{F}_{2}$" in texts and r"$\mathbf{F}_{e}$" in texts
+    assert r"$\tau_{2}$" in texts and r"$\mathbf{F}_{2}$" in texts and r"$\mathbf{F}_{e}$" in texts
     assert all("=" not in t for t in texts)
-    assert all(m.sense == 1 for m in d.moments)   # unknowns drawn in the positive sense
+    # symbols only, but drawn the way the computed loads act
+    tau = arm.inverse_dynamics([0.3, 0.9], [0.0, 0.0], [0.0, 0.0])
+    assert [m.sense for m in d.moments] == [int(np.sign(tau[1]))]
+
+
+def test_fbd_reaction_is_drawn_opposite_with_the_same_symbol(arm):
+    """Newton's third law in the picture: tau_2 and F_2 on the upper arm and the forearm."""
+    q, qd, qdd = np.array([-0.4, 1.2]), np.array([1.0, -2.0]), np.array([5.0, 3.0])
+    upper = drawing.free_body_diagram(arm, q, segment=0, qd=qd, qdd=qdd)
+    fore = drawing.free_body_diagram(arm, q, segment=1, qd=qd, qdd=qdd)
+    reaction = {m.symbol: m for m in upper.moments}[r"\tau_{2}"]
+    action = {m.symbol: m for m in fore.moments}[r"\tau_{2}"]
+    assert reaction.reaction and not action.reaction
+    assert reaction.sense == -action.sense
+    np.testing.assert_allclose(reaction.value, -action.value, atol=1e-12)  # exact negation
+    # the drawn arcs turn the recorded ways (read from the artists, not the record)
+    for m in (reaction, action):
+        xy = m.artist.get_xydata()
+        (ax_, ay_), (bx_, by_) = xy[1] - xy[0], xy[2] - xy[1]
+        turn = ax_ * by_ - ay_ * bx_   # planar cross product of two chords
+        assert np.sign(turn) == m.sense
+    f_reaction = {a.symbol: a for a in upper.arrows}[r"\mathbf{F}_{2}"]
+    f_action = {a.symbol: a for a in fore.arrows}[r"\mathbf{F}_{2}"]
+    drawn = [np.subtract(a.artist.xy, a.artist.xyann) for a in (f_reaction, f_action)]
+    _assert_same_direction(drawn[0], -drawn[1])
+    # both labelled with the action's symbol and the same magnitude
+    label = rf"$|\tau_{{2}}|$ = {abs(action.value):.3g} N m"
+    assert label in _texts(upper.ax) and label in _texts(fore.ax)
 
 
 def test_fbd_held_load_weight(arm):
@@ -152,7 +183,7 @@ def test_segment_diagram_explicit_loads():
     lengths = [np.hypot(*a.delta) for a in d.arrows[1:]]
     np.testing.assert_allclose(lengths[0] / lengths[1], np.hypot(*grf) / np.hypot(*ankle))
     assert d.moments[0].sense == -1                        # clockwise for a negative moment
-    assert "$M_a$ = -80 N m" in _texts(d.ax)
+    assert "$|M_a|$ = 80 N m" in _texts(d.ax)              # the arc carries the sense
     dashed = [ln for ln in d.ax.lines if ln.get_linestyle() == "--"]
     assert len(dashed) == 2          # lever arms to the COM and to the GRF's point
 
@@ -269,8 +300,12 @@ def test_animation_static_fallback_and_widget():
 
     t, poses = _reach_poses(31)
     anim = drawing.animation(poses, times=t, path=-1, interval=40)
-    bundle = anim._repr_mimebundle_()
+    bundle, metadata = anim._repr_mimebundle_()
     assert bundle["image/png"][:8] == b"\x89PNG\r\n\x1a\n"
+    # the static picture's text alternative: the strobe's own description
+    alt = anim.strobe_drawing.describe()
+    assert metadata["image/png"]["alt"] == alt and "from t = 0 s to 0.6 s" in alt
+    assert f'alt="{alt}"' in bundle["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["image/png"] == anim.strobe_png
     assert bundle["text/plain"] == "Animation(31 frames, 3 points)"

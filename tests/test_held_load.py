@@ -64,7 +64,8 @@ def test_notebook1_exercise1_figures():
     seg = _forearm_hand()
     rod = PlanarChain([seg.length], [seg.com], [seg.mass], [seg.inertia], g=G)
     _, q, qd, qdd = _flexion()
-    weight_only = rod.inverse_dynamics(q, qd, qdd, F=np.broadcast_to([0.0, -2.0 * G], (501, 2)))
+    weight_only = rod.inverse_dynamics(q, qd, qdd,
+                                       contact_force=np.broadcast_to([0.0, -2.0 * G], (501, 2)))
     as_mass = rod.with_point_mass(2.0).inverse_dynamics(q, qd, qdd)
     # the issue quotes 11.05 and "about 17.4" N m: the printed rounding
     assert round(float(np.abs(weight_only).max()), 2) == 11.05
@@ -81,12 +82,13 @@ def test_two_link_equals_endpoint_inertial_force_plus_weight():
     _, _, a_hand = kinematics.minimum_jerk(p0, pf, 0.5, t)  # exact hand acceleration
     m_l = 1.0
     F = m_l * (np.array([0.0, -G]) - a_hand)               # weight + inertial force
-    truth = arm.inverse_dynamics(q, qd, qdd, F=F)
+    truth = arm.inverse_dynamics(q, qd, qdd, contact_force=F)
     got = arm.with_point_mass(m_l).inverse_dynamics(q, qd, qdd)
     # two formulations of the same mechanics; torques ~10 N m, round-off ~1e-13
     np.testing.assert_allclose(got, truth, rtol=1e-10, atol=1e-10)
     # and the inertia is not negligible in a 0.5 s reach (a test that can fail)
-    weight_only = arm.inverse_dynamics(q, qd, qdd, F=np.broadcast_to([0.0, -G], q.shape))
+    weight_only = arm.inverse_dynamics(q, qd, qdd,
+                                       contact_force=np.broadcast_to([0.0, -G], q.shape))
     assert np.abs(got - weight_only).max() > 1.0
 
 

@@ -38,7 +38,7 @@ def test_knee_extensor_against_a_hand_moment_balance():
     zero = np.zeros(model.k)
     foot = model.segment_index("foot")
     ankle_to_ball = 0.7 * model.lengths[foot]
-    idyn = rx.contact_inverse_dynamics(model, q, zero, zero,
+    idyn = model.contact_inverse_dynamics(q, zero, zero,
                                        contact_point=("foot", ankle_to_ball))
     h = model.applied_forces(q, torques=idyn.torques, contact_force=idyn.contact_force,
                              contact_point=("foot", ankle_to_ball),

@@ -69,8 +69,14 @@ def test_both_failures_are_caught():
     other = notation(_nb("| $\\tau_i$ | joint torque | N m |\n"))
     assert len(conflicts_across({"a": rows, "b": other})) == 1
     # the same row twice, with different spacing and a full stop, is one meaning
-    same = notation(_nb("| $\\tau_i$ |  net joint moment at   joint $i$. | N m |\n"))
+    same = notation(_nb("| $\\tau_{i}$ |  net joint moment at   joint $i$. | N m |\n"))
     assert conflicts_across({"a": rows, "b": same}) == []
+    # one symbol however it is braced: \mathbf{F}_i and \mathbf F_{i} are the same letter
+    bold = notation(_nb("| $\\mathbf{F}_i$ | net joint force | N |\n"))
+    other_bold = notation(_nb("| $\\mathbf F_{i}$ | reaction force | N |\n"))
+    assert len(conflicts_across({"a": bold, "b": other_bold})) == 1
+    # and a unit however its power is written
+    assert notation(_nb("| $I_i$ | inertia | kg m$^2$ |\n"))[0][2] == "kg m²"
     # a notebook without a Notation cell, or without a table, is refused
     with pytest.raises(ValueError, match="Notation"):
         notation(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title")]))

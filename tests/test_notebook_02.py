@@ -65,7 +65,7 @@ def test_newton_euler_step_by_step_gives_the_chains_moments_and_opposite_reactio
                         arm.inertias[0], -f2, -tau2, g=G)
     # two formulations of the same mechanics, moments of ~5 N m: round-off only
     np.testing.assert_allclose([float(tau1), float(tau2)],
-                               arm.inverse_dynamics(q, qd, qdd, F=f_hand), rtol=1e-10)
+                               arm.inverse_dynamics(q, qd, qdd, contact_force=f_hand), rtol=1e-10)
     forearm = drawing.segment_diagram(joints[1], joints[2], coms[1], mass=arm.masses[1],
                                       forces={"F_2": (joints[1], f2)},
                                       moments={"tau_2": (joints[1], float(tau2))})
@@ -210,3 +210,35 @@ def test_the_pipeline_section_is_there(nb):
     for call in ("muscles.simulate_muscle(", "muscles.holding_activation(",
                  "simulate.simulate_chain(forearm", "np.exp(-(length - 1.0)**2"):
         assert call in code, call
+
+
+CHECK = r'''
+import json, sys
+print(json.dumps({
+    'scipy_integrate_loaded': 'scipy.integrate' in sys.modules,
+    'muscle_vs_torque_deg': float(np.degrees(np.abs(same['q'] - run['q'])).max()),
+    'round_trip_deg': float(np.degrees(np.abs(trip['q'] - q_fast)).max()),
+    'swing_energy_spread': float(np.ptp(energy)),
+}))
+'''
+
+
+@pytest.fixture(scope="module")
+def checked(notebook_runner):
+    """The notebook run with every stored simulation recomputed and compared (verify)."""
+    return notebook_runner(PATH, CHECK, env={"BMC_PRECOMPUTED": "verify"})
+
+
+def test_stored_simulations_are_what_the_code_computes(checked):
+    # verify mode recomputed each cached simulation and compared it with its file; the
+    # numbers the notebook states then hold for the fresh results
+    assert checked["muscle_vs_torque_deg"] < 1e-3   # the muscle run's own error at rtol 1e-6
+    assert checked["round_trip_deg"] < 1e-4         # spline through 1 ms samples
+    assert checked["swing_energy_spread"] < 1e-6    # J, DOP853 at rtol 1e-8 over 3 s
+
+
+def test_reading_the_stored_results_needs_no_integrator(notebook_runner):
+    """Read back, the stored simulations spare Run All the integrator and its import."""
+    read = notebook_runner(PATH, CHECK, env={"BMC_PRECOMPUTED": "read"})
+    assert read["scipy_integrate_loaded"] is False
+    assert read["muscle_vs_torque_deg"] < 1e-3

@@ -60,3 +60,130 @@ def test_estimates_against_truth_names_bad_input():
                                                 ylabel="", axes=axes)
     assert list(drawn) == list(axes) and len(fig.axes) == 3
     plt.close(fig)
+
+
+# -- show: the figure with its text alternative, in every form a front end reads -------------
+@pytest.fixture
+def shell(monkeypatch):
+    """An IPython shell with the inline backend's PNG formatter; what show publishes."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+
+    sh = InteractiveShell.instance()
+    select_figure_formats(sh, {"png"})
+    published = []
+    monkeypatch.setattr("IPython.display.publish_display_data",
+                        lambda data, metadata=None, **kw: published.append((data, metadata)))
+    yield published
+    InteractiveShell.clear_instance()
+
+
+def test_show_publishes_html_with_alt_and_caption_png_with_metadata_and_text(shell):
+    import base64
+    import html
+
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 2])
+    alt = 'Elbow torque rises from 0 to 2 N m in 1 s; "peak" at the end & no dip.'
+    plotting.show(fig, alt=alt, caption="Torque of a slow reach.")
+    ((data, metadata),) = shell
+    assert set(data) == {"image/png", "text/html", "text/plain"}
+    assert data["text/plain"] == alt
+    assert metadata["image/png"] == {"alt": alt, "caption": "Torque of a slow reach."}
+    page = data["text/html"]
+    assert f'alt="{html.escape(alt, quote=True)}"' in page          # quotes and & escaped
+    assert "<figcaption>Torque of a slow reach.</figcaption>" in page
+    png = data["image/png"]      # base64 text (or bytes, depending on IPython)
+    src = png if isinstance(png, str) else base64.b64encode(png).decode()
+    assert f'src="data:image/png;base64,{src}"' in page          # the same picture
+    assert not plt.fignum_exists(fig.number)                     # shown once, then closed
+
+
+def test_show_takes_a_drawing_or_the_drawings_of_one_figure(shell):
+    from bmc import drawing
+    from bmc.chain import PlanarChain
+
+    arm = PlanarChain([0.3, 0.35], [0.13, 0.15], [2.0, 1.5], [0.02, 0.018])
+    d = drawing.model_sketch(arm, [0.2, 0.4])
+    text = d.describe()
+    plotting.show(d)
+    assert shell[-1][0]["text/plain"] == text and shell[-1][1]["image/png"]["alt"] == text
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(7, 3.5), layout="constrained")
+    pair = [drawing.free_body_diagram(arm, [0.2, 0.4], segment=k, ax=ax)
+            for k, ax in enumerate(axes)]
+    plotting.show(pair)
+    assert shell[-1][0]["text/plain"] == " ".join(p.describe() for p in pair)
+    plotting.show(drawing.model_sketch(arm, [0.2, 0.4]), alt="A two-link arm.")
+    assert shell[-1][0]["text/plain"] == "A two-link arm."
+
+
+def test_show_refuses_no_text_alternative_and_drawings_of_two_figures(shell):
+    import matplotlib.pyplot as plt
+
+    from bmc import drawing
+
+    fig, _ = plt.subplots()
+    with pytest.raises(TypeError, match="alt must be a sentence"):
+        plotting.show(fig)
+    with pytest.raises(TypeError, match="alt must be a sentence"):
+        plotting.show(fig, alt="  ")
+    with pytest.raises(TypeError, match="caption"):
+        plotting.show(fig, alt="x", caption="")
+    with pytest.raises(TypeError, match="figure must be a Matplotlib Figure"):
+        plotting.show("figure", alt="x")
+    a = drawing.model_sketch([[0, 0], [1, 0]])
+    b = drawing.model_sketch([[0, 0], [0, 1]])
+    with pytest.raises(ValueError, match="share one figure"):
+        plotting.show([a, b])
+    assert shell == []
+
+
+def test_show_checks_the_figure_when_asked(shell, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    def bad():
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.text(0.5, 0.5, "knee", transform=ax.transAxes)
+        ax.text(0.51, 0.5, "hip", transform=ax.transAxes)
+        return fig
+
+    monkeypatch.delenv(plotting.CHECK_VARIABLE, raising=False)
+    plotting.show(bad(), alt="Two words.")            # a student's run: no check
+    monkeypatch.setenv(plotting.CHECK_VARIABLE, "warn")
+    with pytest.warns(plotting.FigureWarning, match="overlap: text 'knee' overlaps text 'hip'"):
+        plotting.show(bad(), alt="Two words.")
+    assert len(shell) == 2                            # a warning still shows the figure
+    monkeypatch.setenv(plotting.CHECK_VARIABLE, "error")
+    figure = bad()
+    with pytest.raises(ValueError, match="1 defect"):
+        plotting.show(figure, alt="Two words.")
+    assert len(shell) == 2 and not plt.fignum_exists(figure.number)  # not shown, closed
+    monkeypatch.setenv(plotting.CHECK_VARIABLE, "yes please")
+    with pytest.raises(ValueError, match="BMC_FIGURE_CHECK must be"):
+        plotting.show(bad(), alt="Two words.")
+
+
+def test_legend_outside_sits_below_the_axes_or_beside():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+    ax.plot([0, 1], [0, 1], label="hip")
+    ax.plot([0, 1], [1, 0], "--", label="knee")
+    ax.set_xlabel("time [s]")
+    legend = plotting.legend_outside(ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    box, area = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+    label = ax.xaxis.label.get_window_extent(renderer)
+    assert box.y1 <= label.y0 + 1 and box.y1 < area.y0      # under the x label
+    assert plotting.check_figure(fig) == []
+    right = plotting.legend_outside(ax, side="right")
+    fig.canvas.draw()
+    assert right.get_window_extent(renderer).x0 >= ax.get_window_extent(renderer).x1
+    with pytest.raises(ValueError, match="side"):
+        plotting.legend_outside(ax, side="top")
+    plt.close(fig)

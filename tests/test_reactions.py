@@ -154,7 +154,7 @@ def test_static_stance_closed_form(model):
     R = np.array([0.0, model.body_weight])
     zero = np.zeros(9)
     dist = 0.1
-    idr = rx.contact_inverse_dynamics(model, q, zero, zero, contact_point=("foot", dist))
+    idr = model.contact_inverse_dynamics(q, zero, zero, contact_point=("foot", dist))
     np.testing.assert_allclose(idr.contact_force, R, rtol=1e-12)  # weight on the bed
     h = model.applied_forces(q, torques=idr.torques, contact_force=R,
                              contact_point=("foot", dist), contact_moment=idr.contact_moment)
@@ -168,7 +168,7 @@ def test_static_stance_closed_form(model):
 
 def test_four_formulations_agree_on_consistent_data(motion):
     m = motion.model
-    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+    idr = m.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
                                       contact_point=motion.contact_point)
     h = motion.applied_forces(torques=idr.torques)
     a = rx.reactions_augmented(m, motion.q, motion.qd, motion.qdd, h, joints=LEGS)
@@ -189,7 +189,7 @@ def test_four_formulations_agree_on_consistent_data(motion):
 def test_power_balance_checks_the_torques(motion):
     # independent of D: d(KE + PE)/dt = joint power + power of the bed's load
     m = motion.model
-    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+    idr = m.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
                                       contact_point=motion.contact_point)
     _, v, a = m.kinematics(motion.q, motion.qd, motion.qdd)
     w, al = motion.qd[:, 2:], motion.qdd[:, 2:]
@@ -208,7 +208,7 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
     m = motion.model
     rng = np.random.default_rng(11)
     R = motion.contact_force + rng.normal(scale=20.0, size=motion.contact_force.shape)
-    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+    idr = m.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
                                       contact_point=motion.contact_point, contact_force=R)
     h = m.applied_forces(motion.q, torques=idr.torques, contact_force=R,
                          contact_point=motion.contact_point,
@@ -231,7 +231,7 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
 
 # ------------------------------------------------------------------ bad input
 def test_bad_inputs(model):
-    with pytest.raises(ValueError, match=r"q \[m, rad\] must have trailing size 9"):
+    with pytest.raises(ValueError, match=r"q \[m, rad\] must have trailing shape \(9,\)"):
         model.jacobian_q(np.zeros(8))
     with pytest.raises(ValueError, match="unknown joint 'wrist'"):
         rx.reactions_augmented(model, np.zeros(9), np.zeros(9), np.zeros(9),
@@ -283,51 +283,37 @@ def test_symbolic_lambdify_takes_frames(model, sym, frames):
     np.testing.assert_allclose(fD(q, qd, qdd), model.jacobian_q(q), atol=1e-13)
 
 
-def test_formulations_take_the_trial_in_place_of_model_q_qd_qdd(motion):
-    # A Motion in place of (model, q, qd, qdd) is the same call: identical arrays, bit for bit.
+def test_the_trial_methods_are_the_formulations_on_its_own_data(motion):
+    # Motion.contact_inverse_dynamics and Motion.reactions_newton_euler are the model's and
+    # the formulation's on the motion's arrays: identical arrays, bit for bit.
     m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
     cp, R, Mc = motion.contact_point, motion.contact_force, motion.contact_moment
-    idr = rx.contact_inverse_dynamics(m, q, qd, qdd, contact_point=cp)
-    idt = rx.contact_inverse_dynamics(motion)               # contact point from the motion
+    idr = m.contact_inverse_dynamics(q, qd, qdd, contact_point=cp)
+    idt = motion.contact_inverse_dynamics()
     for field in ("contact_force", "contact_moment", "torques", "residual"):
         np.testing.assert_array_equal(getattr(idt, field), getattr(idr, field))
-    h = motion.applied_forces(torques=idr.torques)
-    np.testing.assert_array_equal(rx.reactions_augmented(motion, h, joints=LEGS),
-                                  rx.reactions_augmented(m, q, qd, qdd, h, joints=LEGS))
-    np.testing.assert_array_equal(rx.reactions_augmented(motion, h=h),
-                                  rx.reactions_augmented(m, q, qd, qdd, h))
-    np.testing.assert_array_equal(rx.reactions_classical(motion, h),
-                                  rx.reactions_classical(m, q, qd, h))
-    for a, b in zip(rx.minimal_form(motion, h), rx.minimal_form(m, q, qd, h), strict=True):
-        np.testing.assert_array_equal(a, b)
-    ne = rx.reactions_newton_euler(m, q, qd, qdd, R, cp, contact_moment=Mc)
-    for given in (rx.reactions_newton_euler(motion),        # force, point, moment: its own
-                  rx.reactions_newton_euler(motion, R, cp, contact_moment=Mc)):
-        for a, b in zip(given, ne, strict=True):
-            np.testing.assert_array_equal(a, b)
-    # a force given by position replaces the motion's own
     noisy = R + 10.0
-    np.testing.assert_array_equal(rx.reactions_newton_euler(motion, noisy)[0],
-                                  rx.reactions_newton_euler(m, q, qd, qdd, noisy, cp,
-                                                            contact_moment=Mc)[0])
+    np.testing.assert_array_equal(
+        motion.contact_inverse_dynamics(contact_force=noisy).torques,
+        m.contact_inverse_dynamics(q, qd, qdd, contact_point=cp, contact_force=noisy).torques)
+    ne = rx.reactions_newton_euler(m, q, qd, qdd, R, cp, contact_moment=Mc)
+    for a, b in zip(motion.reactions_newton_euler(), ne, strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
-def test_trial_arguments_are_refused_clearly(motion, model):
+def test_a_trial_in_place_of_the_model_is_refused(motion, model):
+    # explicit signatures: the model, then the state, then the loads; no duck-typed trial
     h = motion.applied_forces()
-    with pytest.raises(TypeError, match="needs h"):
-        rx.reactions_augmented(motion)
-    with pytest.raises(TypeError, match="twice"):
-        rx.reactions_augmented(motion, h, h=h)
-    with pytest.raises(TypeError, match="from the trial"):
+    with pytest.raises(TypeError, match="model must be a planar model"):
         rx.reactions_augmented(motion, motion.q, motion.qd, motion.qdd, h)
-    with pytest.raises(TypeError, match="needs qdd when model is a PlanarTree"):
-        rx.reactions_augmented(model, motion.q, motion.qd, h=h)
-    with pytest.raises(TypeError, match="model must be a PlanarTree"):
-        rx.contact_inverse_dynamics(object())
+    with pytest.raises(TypeError, match="missing 1 required positional argument: 'h'"):
+        rx.reactions_augmented(model, motion.q, motion.qd, motion.qdd)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="model must be a planar model"):
+        rx.minimal_form(object(), motion.q, motion.qd, h)  # type: ignore[arg-type]
 
 
 def test_tree_inverse_dynamics_is_the_formulation_and_the_newton_euler_pass(motion):
-    # PlanarTree.inverse_dynamics returns the torques of reactions.contact_inverse_dynamics
+    # PlanarTree.inverse_dynamics returns the torques of contact_inverse_dynamics
     # (one computation: identical arrays); independent truth: the Newton-Euler pass from the
     # feet up gives the same hip, knee and ankle torques (rounding of ~1e3 N m sums).
     m, q, qd, qdd = motion.model, motion.q, motion.qd, motion.qdd
@@ -335,9 +321,9 @@ def test_tree_inverse_dynamics_is_the_formulation_and_the_newton_euler_pass(moti
     tau = m.inverse_dynamics(q, qd, qdd, contact_point=cp, contact_force=R, contact_moment=Mc)
     assert tau.shape == (q.shape[0], m.n - 1)
     np.testing.assert_array_equal(
-        tau, rx.contact_inverse_dynamics(m, q, qd, qdd, contact_point=cp, contact_force=R,
+        tau, m.contact_inverse_dynamics(q, qd, qdd, contact_point=cp, contact_force=R,
                                          contact_moment=Mc).torques)
-    _, tau_ne = rx.reactions_newton_euler(motion)
+    _, tau_ne = motion.reactions_newton_euler()
     legs = [m.joint_names.index(j) for j in LEGS]
     np.testing.assert_allclose(tau[:, legs], tau_ne, rtol=0, atol=1e-8 * m.body_weight)
 

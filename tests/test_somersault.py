@@ -73,7 +73,7 @@ def test_somersault_is_plausible(motion):
 
 def test_generated_motion_satisfies_the_minimal_form(motion):
     m = motion.model
-    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+    idr = m.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
                                       contact_point=motion.contact_point,
                                       contact_force=motion.contact_force,
                                       contact_moment=motion.contact_moment)
@@ -218,7 +218,7 @@ def test_athlete_faces_forward_and_the_sign_of_the_knee_moment(motion):
 def test_leg_moments_agree_with_a_hand_calculation(motion):
     m = motion.model
     by_hand, _ = _leg_by_hand(motion)
-    idr = rx.contact_inverse_dynamics(m, motion.q, motion.qd, motion.qdd,
+    idr = m.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
                                       contact_point=motion.contact_point,
                                       contact_force=motion.contact_force,
                                       contact_moment=motion.contact_moment)
@@ -254,7 +254,7 @@ def test_joint_moment_signs_in_a_static_squat(model):
     squat[2:] = [-0.5, np.radians(70), np.radians(-40), np.pi / 2, -0.5, -0.5, -0.5]
     zero = np.zeros(model.k)
     contact = ("foot", human.CONTACT_FRACTION * model.lengths[3])
-    idr = rx.contact_inverse_dynamics(model, squat, zero, zero, contact_point=contact)
+    idr = model.contact_inverse_dynamics(squat, zero, zero, contact_point=contact)
     hip, knee, ankle = idr.torques[:3]
     assert knee > 50.0 and hip < -20.0 and ankle < -20.0
     # knee ahead of hip and ankle: the athlete faces +x, the knee flexion is phi_2 - phi_3,

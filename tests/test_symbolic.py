@@ -103,7 +103,8 @@ def test_two_link_agrees_with_planar_chain_on_frames():
                                atol=1e-12)
     np.testing.assert_allclose(funcs["E"](*cols), chain.external_terms(q, F), rtol=1e-12,
                                atol=1e-12)
-    np.testing.assert_allclose(funcs["tau"](*cols), chain.inverse_dynamics(q, qd, qdd, F=F),
+    np.testing.assert_allclose(funcs["tau"](*cols),
+                               chain.inverse_dynamics(q, qd, qdd, contact_force=F),
                                rtol=1e-12, atol=1e-12)
 
 
@@ -113,7 +114,8 @@ def test_one_link_agrees_with_planar_chain_on_frames():
     q, qd, qdd, F = _state(1, seed=3)
     # Exact expressions on both sides: rounding only.
     np.testing.assert_allclose(funcs["tau"](*q.T, *qd.T, *qdd.T, *F.T),
-                               rod.inverse_dynamics(q, qd, qdd, F=F), rtol=1e-12, atol=1e-12)
+                               rod.inverse_dynamics(q, qd, qdd, contact_force=F), rtol=1e-12,
+                               atol=1e-12)
 
 
 def test_segment_coordinates_give_net_segment_moments():
@@ -122,7 +124,7 @@ def test_segment_coordinates_give_net_segment_moments():
     q, qd, qdd, F = _state(2, seed=1)
     th, thd, thdd = (chain.to_segment_angles(x) for x in (q, qd, qdd))
     net = funcs["tau"](*th.T, *thd.T, *thdd.T, *F.T)
-    tau = chain.inverse_dynamics(q, qd, qdd, F=F)
+    tau = chain.inverse_dynamics(q, qd, qdd, contact_force=F)
     # Net moment on segment 1 is T1 - T2, on segment 2 is T2 (rounding only).
     np.testing.assert_allclose(net, np.column_stack([tau[:, 0] - tau[:, 1], tau[:, 1]]),
                                rtol=1e-12, atol=1e-11)

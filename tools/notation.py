@@ -33,6 +33,27 @@ def _normal(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".").strip()
 
 
+_TOKEN = r"(\\[A-Za-z]+|[A-Za-z0-9])"
+
+
+def symbol_key(tex: str) -> str:
+    r"""Return the symbol a reader sees, for comparisons.
+
+    ``\mathbf{F}_{i}``, ``\mathbf F_i`` and ``\mathbf{F}_i`` are one symbol: spaces go, and
+    braces around a single letter, digit or command after a command or a sub/superscript sign.
+    """
+    key = re.sub(r"(\\[A-Za-z]+|[_^])\s*\{" + _TOKEN + r"\}", r"\1{\2}", tex.strip())
+    key = re.sub(r"(\\[A-Za-z]+|[_^])\{" + _TOKEN + r"\}", r"\1 \2", key)
+    return re.sub(r"\s+", "", key)
+
+
+def _unit(text: str) -> str:
+    """Return a unit as read: ``kg m$^2$`` and ``kg m²`` are one unit."""
+    text = re.sub(r"\$\^\{?2\}?\$", "²", text)
+    text = re.sub(r"\$\^\{?3\}?\$", "³", text)
+    return _normal(text)
+
+
 def notation(nb) -> list[tuple[str, str, str]]:
     """Read the rows of a notebook's Notation table: (symbol, meaning, unit), one per symbol.
 
@@ -64,7 +85,7 @@ def notation(nb) -> list[tuple[str, str, str]]:
         symbols = re.findall(r"\$([^$]+)\$", parts[0])
         if not symbols:
             raise ValueError(f"a Notation row names no $symbol$: {line}")
-        rows += [(s.strip(), _normal(parts[1]), _normal(parts[2])) for s in symbols]
+        rows += [(s.strip(), _normal(parts[1]), _unit(parts[2])) for s in symbols]
     return rows
 
 
@@ -73,10 +94,11 @@ def conflicts_within(rows: list[tuple[str, str, str]]) -> list[str]:
     seen: dict[str, tuple[str, str]] = {}
     found = []
     for symbol, meaning, unit in rows:
-        if symbol in seen and seen[symbol] != (meaning, unit):
-            found.append(f"${symbol}$: '{seen[symbol][0]}' [{seen[symbol][1]}] and "
+        key = symbol_key(symbol)
+        if key in seen and seen[key] != (meaning, unit):
+            found.append(f"${symbol}$: '{seen[key][0]}' [{seen[key][1]}] and "
                          f"'{meaning}' [{unit}]")
-        seen.setdefault(symbol, (meaning, unit))
+        seen.setdefault(key, (meaning, unit))
     return found
 
 
@@ -86,10 +108,11 @@ def conflicts_across(tables: dict[str, list[tuple[str, str, str]]]) -> list[str]
     found = []
     for name, rows in tables.items():
         for symbol, meaning, unit in rows:
-            if symbol not in first:
-                first[symbol] = (name, meaning, unit)
-            elif first[symbol][1:] != (meaning, unit):
-                other, m0, u0 = first[symbol]
+            key = symbol_key(symbol)
+            if key not in first:
+                first[key] = (name, meaning, unit)
+            elif first[key][1:] != (meaning, unit):
+                other, m0, u0 = first[key]
                 found.append(f"${symbol}$: {other} says '{m0}' [{u0}], {name} says "
                              f"'{meaning}' [{unit}]")
     return found
@@ -97,12 +120,12 @@ def conflicts_across(tables: dict[str, list[tuple[str, str, str]]]) -> list[str]
 
 def course_table(tables: dict[str, list[tuple[str, str, str]]]) -> str:
     """Write the course-wide table in Markdown: each symbol once, with its notebooks."""
-    rows: dict[str, tuple[str, str, list[str]]] = {}
+    rows: dict[str, tuple[str, str, str, list[str]]] = {}
     for name, table in tables.items():
         for symbol, meaning, unit in table:
-            rows.setdefault(symbol, (meaning, unit, []))[2].append(name)
+            rows.setdefault(symbol_key(symbol), (symbol, meaning, unit, []))[3].append(name)
     lines = ["| symbol | meaning | unit | notebooks |", "|---|---|---|---|"]
-    lines += [f"| ${s}$ | {m} | {u} | {', '.join(n)} |" for s, (m, u, n) in rows.items()]
+    lines += [f"| ${s}$ | {m} | {u} | {', '.join(n)} |" for s, m, u, n in rows.values()]
     return "\n".join(lines)
 
 

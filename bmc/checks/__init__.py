@@ -1,16 +1,23 @@
-"""Exercise self-checks for students: is the answer's *form* right, with a hint.
+"""Exercise checks for students: judged on practice data, with how far off and why.
 
 The exercise notebooks in ``exercises/`` (otter-grader master notebooks, one per course
-notebook) have two kinds of tests per question:
+notebook) ask every computed answer as a function of the data (``joint_torque(p)``), and
+have two kinds of tests per question:
 
 - **public tests**, in the student's ``tests/`` folder, call one ``check_*`` function of
-  this module. It says whether the answer has the right form (answered, a number or a
-  function, the right shape, finite, a valid sign or option) and names the section of the
-  course to re-read. It never computes, holds or returns the expected value: nothing a
-  student can import here knows the answer.
+  this package. It runs the student's function on the :func:`practice` data (the course's
+  subject, the same for everyone), whose answers may be shown, and says whether it is right
+  there, how far off and which way, and the likely mistake: it compares with wrong answers
+  computed from the same data and probes the function with changed data (no velocity
+  removes the velocity terms ...). The answer for the student's own data
+  (``T = joint_torque(p)``) is checked for its form only. A prediction (a sign, a set, a
+  choice: few possible values) is never judged here: its practice case is, and the check
+  ends with :class:`JudgedAtGrading`, so it never says "passed". :func:`report` heads
+  otter's result with what was judged.
 - **hidden tests**, only in the autograder, call the checks of the same name in the
-  grader-side package ``exercises/bmc_answers``, which compute the expected value with
-  ``bmc`` from the same problem data and give a hint that never shows it.
+  grader-side package ``exercises/bmc_answers``, which compute the right answer for the
+  student's own data with ``bmc`` and name the likely mistake, never the value (and only
+  the concept for answers with few possible values).
 
 :func:`problem` hands the given data to the notebook; ``problem(topic, student=ID)`` gives
 a student's own variant (some quantities scaled by a few per cent, seeded by the id), and
@@ -20,10 +27,14 @@ Generic checks (:func:`check_value`, :func:`check_sign`, :func:`check_choice`,
 :func:`check_set`, :func:`check_function`, :func:`check_form`) take the expected value (or
 only the form) as an argument; they are the building blocks of both kinds of test.
 
-Layout: ``bmc/checks/_core.py`` holds the generic checks and the problem registry; one
-private module per exercise set, named after its notebook (``_one_link``, ``_two_link``,
-``_matrix_formalism``, ``_gait_inverse_dynamics``, ``_joint_reactions``, ``_least_squares``)
-registers its data and defines its public checks.
+Layout: ``_core`` (the generic checks, :class:`Problem`, the registry), ``_practice``
+(checks of a function on practice data, predictions), ``_diagnose`` (how far off, which
+way, the mistake), ``_cells`` (a cell's error reported as an error), ``_sections`` (the
+notebook headings hints name, in one table), ``_report`` (the headline), and one module per
+exercise set, named after its notebook (``_one_link``, ``_two_link``,
+``_matrix_formalism``, ``_gait_inverse_dynamics``, ``_joint_reactions``,
+``_least_squares``), with its data, its right answers (``answer_*``, computed with ``bmc``)
+and its public checks.
 
 Examples
 --------
@@ -34,12 +45,13 @@ True
 ...     checks.check_value("x", -2.0, 2.0, hint="Re-read section 1.")
 ... except checks.IncorrectAnswer as err:
 ...     print(err)
-x is not correct yet: the magnitude is right but the sign is not. Hint: Re-read section 1.
+x is not correct yet: x has the wrong sign (its size is right). Hint: Re-read section 1.
 """
 
 from __future__ import annotations
 
 from bmc.checks._core import (
+    PLACEHOLDER_ID,
     IncorrectAnswer,
     Problem,
     check_choice,
@@ -48,6 +60,7 @@ from bmc.checks._core import (
     check_set,
     check_sign,
     check_value,
+    practice,
     problem,
     problems,
     register_problem,
@@ -84,6 +97,8 @@ from bmc.checks._one_link import (
     check_one_link_period,
     check_one_link_torque,
 )
+from bmc.checks._practice import JudgedAtGrading
+from bmc.checks._report import report
 from bmc.checks._two_link import (
     check_two_link_segmental_mass_matrix,
     check_two_link_time_scaling,
@@ -92,7 +107,9 @@ from bmc.checks._two_link import (
 )
 
 __all__ = [
+    "PLACEHOLDER_ID",
     "IncorrectAnswer",
+    "JudgedAtGrading",
     "Problem",
     "check_choice",
     "check_form",
@@ -100,9 +117,11 @@ __all__ = [
     "check_set",
     "check_sign",
     "check_value",
+    "practice",
     "problem",
     "problems",
     "register_problem",
+    "report",
     "student_data",
     # 1 one-link pendulum
     "check_one_link_centripetal",

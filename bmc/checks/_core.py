@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 
 __all__ = [
     "IncorrectAnswer",
+    "PLACEHOLDER_ID",
     "Problem",
     "check_choice",
     "check_form",
@@ -22,6 +23,7 @@ __all__ = [
     "check_set",
     "check_sign",
     "check_value",
+    "practice",
     "problem",
     "problems",
     "register_problem",
@@ -55,12 +57,14 @@ class Problem:
         The data. ``unit`` is an SI unit string ("-" for dimensionless).
     """
 
-    __slots__ = ("_entries", "_title", "_topic")
+    __slots__ = ("_entries", "_practice", "_title", "_topic")
 
     def __init__(self, topic: str, title: str,
-                 entries: Sequence[tuple[str, Any, str, str]]) -> None:
+                 entries: Sequence[tuple[str, Any, str, str]], *,
+                 practice: bool = False) -> None:
         object.__setattr__(self, "_topic", topic)
         object.__setattr__(self, "_title", title)
+        object.__setattr__(self, "_practice", practice)
         frozen = {}
         for name, value, unit, meaning in entries:
             arr = np.array(value)
@@ -96,12 +100,41 @@ class Problem:
     def __dir__(self) -> list[str]:
         return sorted(self._entries) + ["topic"]
 
+    @property
+    def is_practice(self) -> bool:
+        """Whether these are practice data (or a copy of them), whose answers may be shown."""
+        return self._practice
+
     def units(self) -> dict[str, str]:
         """Return the unit of every quantity, by name."""
         return {name: unit for name, (_, unit, _) in self._entries.items()}
 
+    def modified(self, note: str = "", **changes: Any) -> Problem:
+        """Return a copy with some quantities replaced (the checks probe functions so).
+
+        Parameters
+        ----------
+        note : str, optional
+            What the change means, added to the title.
+        **changes
+            Quantity name -> new value (same unit as the original).
+
+        Returns
+        -------
+        Problem
+            The copy; it is practice data only if this one is.
+        """
+        unknown = sorted(set(changes) - set(self._entries))
+        if unknown:
+            raise AttributeError(f"problem {self._topic!r} has no quantity {unknown[0]!r}")
+        entries = [(name, changes.get(name, arr), unit, meaning)
+                   for name, (arr, unit, meaning) in self._entries.items()]
+        title = f"{self._title} ({note})" if note else self._title
+        return Problem(self._topic, title, entries, practice=self._practice)
+
     def __repr__(self) -> str:
-        lines = [f"{self._title} (bmc.checks.problem({self._topic!r}))"]
+        call = "practice" if self._practice else "problem"
+        lines = [f"{self._title} (bmc.checks.{call}({self._topic!r}))"]
         width = max(len(name) for name in self._entries)
         for name, (arr, unit, meaning) in self._entries.items():
             text = np.array2string(arr, separator=", ", max_line_width=200,
@@ -122,6 +155,9 @@ _STUDENT: contextvars.ContextVar[str | None] = contextvars.ContextVar("bmc_stude
 #: Environment variable the grader sets in its sandbox: the student whose data to give.
 STUDENT_ENV = "BMC_STUDENT"
 _LAST_STUDENT: str | None = None
+#: The id the exercise notebooks ship with, to be replaced by the student's own.
+PLACEHOLDER_ID = "your student id"
+_PRACTICE_CACHE: dict[str, Problem] = {}
 
 
 def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
@@ -153,6 +189,7 @@ def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
     _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}), variant)
     for key in [k for k in _PROBLEM_CACHE if k[0] == topic]:
         _PROBLEM_CACHE.pop(key)
+    _PRACTICE_CACHE.pop(topic, None)
 
 
 def problems() -> list[str]:
@@ -231,7 +268,8 @@ def problem(topic: str, student: str | None = None) -> Problem:
     Raises
     ------
     ValueError
-        If ``topic`` is unknown or ``student`` is not a string.
+        If ``topic`` is unknown, ``student`` is not a string, or it is still the
+        placeholder ``"your student id"`` of the exercise notebooks.
 
     Examples
     --------
@@ -244,12 +282,22 @@ def problem(topic: str, student: str | None = None) -> Problem:
     if student is not None and not isinstance(student, str):
         raise ValueError(f"student must be your student id as a string, e.g. "
                          f"student=\"ab123\"; got {type(student).__name__} {student!r}")
+    from bmc.checks import _cells
+
+    _cells.install()  # in a notebook: remember which cell raised what, for the checks
     global _LAST_STUDENT
-    if student is not None:
-        _LAST_STUDENT = student.strip() or None  # later checks in this kernel use it too
     forced = _STUDENT.get()  # the grader's choice wins: set by student_data or the sandbox
     if forced is None:
         forced = os.environ.get(STUDENT_ENV)
+    if forced is None and student is not None and \
+            student.strip().lower() == PLACEHOLDER_ID:
+        raise ValueError(
+            "STUDENT_ID is still the placeholder \"your student id\": write your own id, "
+            "exactly as your instructor gave it (for example STUDENT_ID = \"ab123\"), and "
+            "run this cell again. Your data are drawn from it; when your notebook is "
+            "graded, the id comes from the class list, not from this cell")
+    if student is not None:
+        _LAST_STUDENT = student.strip() or None  # later checks in this kernel use it too
     if forced is not None:
         student = forced.strip() or None
     else:
@@ -267,6 +315,37 @@ def problem(topic: str, student: str | None = None) -> Problem:
             title = f"{title} - data of student {student}"
         _PROBLEM_CACHE[key] = Problem(topic, title, entries)
     return _PROBLEM_CACHE[key]
+
+
+def practice(topic: str) -> Problem:
+    """Return the practice data of an exercise set: the course's subject, the same for all.
+
+    The public checks run your functions on these data, where the right answers may be
+    shown; your own data (:func:`problem` with your id) are judged only when your notebook
+    is graded. A grader's choice of student never changes the practice data.
+
+    Parameters
+    ----------
+    topic : str
+        One of :func:`problems`.
+
+    Returns
+    -------
+    Problem
+        Read-only practice data (``is_practice`` is ``True``).
+
+    Examples
+    --------
+    >>> practice("one_link").is_practice
+    True
+    """
+    if topic not in _PROBLEM_SPECS:
+        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    if topic not in _PRACTICE_CACHE:
+        title, build, _, _ = _PROBLEM_SPECS[topic]
+        _PRACTICE_CACHE[topic] = Problem(topic, f"{title} - practice data (the course's "
+                                         "subject)", build(), practice=True)
+    return _PRACTICE_CACHE[topic]
 
 
 # --------------------------------------------------------------------------------------
@@ -355,32 +434,10 @@ def _element_kind(answer: Any) -> str | None:
     return None
 
 
-def _diagnose(ans: np.ndarray, exp: np.ndarray, close: Callable[..., Any],
-              unit: str) -> str:
-    """Say what kind of mistake ``ans`` looks like, without revealing ``exp``."""
-    if np.any(exp != 0) and np.all(close(ans, -exp)):
-        return "the magnitude is right but the sign is not"
-    if "rad" in unit and np.all(close(ans, np.degrees(exp))):
-        return "it looks like degrees: use radians"
-    if exp.ndim == 2 and exp.shape[0] == exp.shape[1] and np.all(close(ans.T, exp)):
-        return "it looks transposed (rows and columns swapped)"
-    if exp.ndim >= 1 and exp.size > 1:
-        wrong = np.argwhere(~close(ans, exp))
-        if 0 < len(wrong) < exp.size:
-            where = ", ".join(str(tuple(int(i) for i in w)) if exp.ndim > 1 else str(int(w[0]))
-                              for w in wrong)
-            return f"the entries at index {where} are not right (the others are)"
-        nonzero = (exp != 0) & (ans != 0)
-        if nonzero.all():
-            ratio = ans / exp
-            if np.allclose(ratio, ratio.flat[0], rtol=1e-6):
-                return ("every entry is off by the same factor: look for a common factor "
-                        "(a mass, a length, g, a 1/2)")
-    return ""
-
-
 def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e-3,
-                atol: float = 0.0, unit: str = "", hint: str = "") -> bool:
+                atol: float = 0.0, unit: str = "", hint: str = "",
+                mistakes: Sequence[tuple[str, ArrayLike]] = (), level: str = "graded"
+                ) -> bool:
     """Check a numeric answer (a number or an array) against the expected value.
 
     Parameters
@@ -399,6 +456,14 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
         degrees-instead-of-radians diagnosis.
     hint : str, optional
         Where to look in the course (never the answer).
+    mistakes : sequence of (description, value), optional
+        Wrong answers from the same data with what went wrong ("the load's inertia left
+        out"): an answer that matches one is told so.
+    level : {"graded", "practice", "concept"}, optional
+        What the message may reveal (:mod:`bmc.checks._diagnose`): ``"graded"`` (default)
+        names the likely mistake and the wrong entries, never how far off; ``"practice"``
+        also says how far off and which way; ``"concept"`` (answers with few possible
+        values) names nothing but the mistake's concept.
 
     Returns
     -------
@@ -415,16 +480,27 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     >>> check_value("theta", [0.1, 0.2], [0.1, 0.2], unit="rad")
     True
     """
+    from bmc.checks._diagnose import describe
+
     exp = np.asarray(expected, dtype=float)
     ans = _numeric(name, answer, shape=exp.shape, unit=unit, hint=hint)
 
     def close(a, b):
-        return np.isclose(a, b, rtol=rtol, atol=atol)
+        return np.isclose(a, np.asarray(b, dtype=float), rtol=rtol, atol=atol)
 
     if np.all(close(ans, exp)):
         return True
-    diagnosis = _diagnose(ans, exp, close, unit)
-    raise _fail(name, "is not correct yet" + (f": {diagnosis}" if diagnosis else ""), hint)
+    parts = []
+    for what, wrong in mistakes:
+        if np.shape(wrong) == exp.shape and np.all(close(ans, wrong)) and not np.all(
+                close(exp, wrong)):
+            parts.append(f"it matches {what}")
+            break
+    if not parts or level == "practice":
+        parts.append(describe([name], [ans], [exp], units=[unit], rtol=rtol, atol=[atol],
+                              level=level))
+    detail = "; ".join(p for p in parts if p)
+    raise _fail(name, "is not correct yet" + (f": {detail}" if detail else ""), hint)
 
 
 _SIGN_WORDS = {"positive": 1, "+": 1, "+1": 1, "negative": -1, "-": -1, "-1": -1,

@@ -1,4 +1,6 @@
-"""Checks of exercise set 5: joint reactions by the augmented joint coordinates (Blajer).
+"""Exercise set 5, joint reactions by augmented joint coordinates (Blajer).
+
+Its data, the right answers from ``bmc`` and the public checks.
 
 The model is the leg of Blajer and Czaplicki (2005), eq. (3.1): thigh (segment 2), shank
 (3) and foot (4) below a moving hip, angles from the downward vertical, both legs lumped
@@ -14,8 +16,26 @@ from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import check_form, register_problem
-from bmc.tree import G
+from bmc.checks._core import (
+    IncorrectAnswer,
+    Problem,
+    _fail,
+    _numeric,
+    practice,
+    register_problem,
+)
+from bmc.checks._practice import (
+    Output,
+    answer_of,
+    call_student,
+    judged_at_grading,
+    practice_function,
+    practice_prediction,
+    require_answer,
+    require_function,
+)
+from bmc.checks._sections import section
+from bmc.constants import G
 
 __all__ = [
     "check_reactions_E",
@@ -75,65 +95,201 @@ register_problem(
     _leg_entries, variant=_leg_variant,
 )
 
-_NB5 = "notebooks/05_joint_reactions.ipynb"
+# ----------------------------------------------------------------------------- answers
+def _model(data: Problem):
+    """Return the data's jumper (:func:`bmc.models.human.human_model`) and its leg indices."""
+    from bmc.models.human import human_model, leg_segments
+
+    model = human_model(body_mass=data.body_mass, height=data.height)
+    return model, list(leg_segments(model))
 
 
+def _full(model, legs: list[int], leg_q: np.ndarray) -> np.ndarray:
+    """Return the tree's coordinates with the leg's ``[x_H, y_H, phi2, phi3, phi4]``."""
+    q = np.zeros(model.k)
+    q[:2] = leg_q[:2]
+    q[[2 + i for i in legs]] = leg_q[2:]
+    return q
 
-def check_reactions_E(E: Any) -> bool:
-    """Public check of question 1: the (9, 6) matrix E [-].
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
+def answer_E(n: int = 3) -> np.ndarray:
+    """E = dg/dz (3n, 2n) of the first ``n`` leg segments below the hip and their joints.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
+    From :meth:`bmc.tree.PlanarTree.jacobian_z` of the course's jumper (E does not depend
+    on the body's size): rows x, y, theta per segment, columns x, y per joint.
     """
-    return check_form("E", E, shape=(9, 6), unit="-", hint=f"{_NB5}, section 3, eq. (2.10).")
+    model, legs = _model(practice("reactions"))
+    legs = legs[:n]
+    rows = [3 * i + r for i in legs for r in range(3)]
+    return model.jacobian_z()[np.ix_(rows, model.joint_columns(["hip", "knee", "ankle"][:n]))]
 
 
-def check_reactions_accelerations(pdd: Any) -> bool:
-    """Public check of question 2: 9 accelerations [m/s^2, rad/s^2].
+def answer_accelerations(data: Problem) -> tuple[np.ndarray]:
+    """Pdd (9,): COM accelerations and angular accelerations of thigh, shank, foot."""
+    model, legs = _model(data)
+    qdd = _full(model, legs, data.qdd)
+    _, _, acc = model.kinematics(_full(model, legs, data.q), _full(model, legs, data.qd), qdd)
+    return (np.concatenate([np.r_[acc[i], qdd[2 + i]] for i in legs]),)
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
+def answer_reactions(data: Problem, *, flight: bool = False) -> tuple[np.ndarray]:
+    """Return the reactions (6,) [N] by eq. (3.3), :func:`bmc.models.human.leg_reactions`.
+
+    ``flight``: the idealised flight, every point at -g, nothing turning, no bed force.
     """
-    return check_form("pdd", pdd, shape=(9,), unit="m/s^2, rad/s^2",
-                      hint=f"{_NB5}, section 3 (D q'' + gamma).")
+    from bmc.models.human import leg_reactions
+
+    model, legs = _model(data)
+    if flight:
+        zero = np.zeros(model.k)
+        return (leg_reactions(model, _full(model, legs, data.q), zero,
+                              np.r_[0.0, -model.g, zero[2:]], [0.0, 0.0]),)
+    return (leg_reactions(model, *(_full(model, legs, x) for x in (data.q, data.qd,
+                                                                      data.qdd)), data.R),)
 
 
-def check_reactions_lambda(lam: Any) -> bool:
-    """Public check of question 3: 6 joint reactions [N].
+def _inertial_sign(data: Problem) -> tuple[np.ndarray]:
+    """Return the mistake E^T (h + M pdd): twice the reactions at rest minus the right ones."""
+    rest = data.modified("at rest", qd=np.zeros(5), qdd=np.zeros(5))
+    return (2 * answer_reactions(rest)[0] - answer_reactions(data)[0],)
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
+def standing(data: Problem) -> Problem:
+    """Return the practice case of question 4: at rest on the bed, carrying the body weight."""
+    return data.modified("standing still on the bed", qd=np.zeros(5), qdd=np.zeros(5),
+                         R=[0.0, data.body_mass * data.g])
+
+
+def _E_concept(E: np.ndarray, n: int) -> str:
+    """Say what is wrong with a student's E, as concepts (never an entry: few values)."""
+    right = answer_E(n)
+    theta = np.arange(2, 3 * n, 3)
+    said = []
+    if not np.any(E):
+        said.append("it is all zeros, the placeholder")
+    if np.any(E[theta]):
+        said.append("a theta row is not zero, but a translation turns no segment")
+    if np.any((E != 0) & (E != 1)):
+        said.append("it holds values other than 0 and 1, but a translation moves a "
+                    "segment by exactly its own amount")
+    xy = E[np.ix_(np.arange(0, 3 * n, 3), np.arange(1, 2 * n, 2))]
+    yx = E[np.ix_(np.arange(1, 3 * n, 3), np.arange(0, 2 * n, 2))]
+    if np.any(xy) or np.any(yx):
+        said.append("an x translation appears in a y row (or a y translation in an x row)")
+    extra = (E != 0) & (right == 0)
+    missing = (E == 0) & (right != 0)
+    if np.any(extra[np.setdiff1d(np.arange(3 * n), theta)]) and not said:
+        said.append("a translation at a joint moves a segment above that joint; it moves "
+                    "only the segments below it")
+    if np.any(missing) and np.any(E):
+        said.append("a translation at a joint must move *every* segment below it by the "
+                    "same amount")
+    return "; ".join(said)
+
+
+# ----------------------------------------------------------------------------- checks
+_E_HINT = section("reactions.coordinates", "a prohibited translation z at a joint moves "
+                  "every segment below that joint by the same amount and turns none of "
+                  "them; E holds the coefficients of z in p = g(q, z)")
+
+
+def check_reactions_E(open_constraint_E: Any, E: Any) -> bool:
+    """Question 1: ``open_constraint_E(n)`` for the practice leg of 2 segments.
+
+    ``E`` is its value for 3 segments. E holds only zeros and ones: messages name
+    concepts, never entries.
     """
-    return check_form("lam", lam, shape=(6,), unit="N", hint=f"{_NB5}, section 3, eq. (2.10).")
+    name = "open_constraint_E(2)"
+    require_function("open_constraint_E", open_constraint_E, hint=_E_HINT)
+    got = _numeric(name, call_student(name, open_constraint_E, 2, hint=_E_HINT),
+                   shape=(6, 4), unit="-", hint=_E_HINT)
+    if not np.array_equal(got, answer_E(2)):
+        concept = _E_concept(got, 2)
+        raise _fail(name, "(the practice leg: thigh and shank below the hip) is not right "
+                    "yet" + (f": {concept}" if concept else ""), _E_HINT)
+    return answer_of("E", E, lambda d: open_constraint_E(3), None, shape=(9, 6), unit="-",
+                     hint=_E_HINT)
 
 
-def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) -> bool:
-    """Public check of question 4: a sign and one of 'hip', 'knee', 'ankle'.
+_ACC_HINT = section("reactions.coordinates", "differentiate x = x_H + c sin(phi), y = y_H "
+                    "- c cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
+                    "x); the shank's centre adds the whole thigh length l2, the foot's adds "
+                    "l2 and l3; theta_i'' = phi_i''")
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    hint = f"{_NB5}, section 3.1."
-    check_form("sign_lam2_flight", sign_lam2_flight, kind="sign", hint=hint)
-    return check_form("largest_vertical", largest_vertical, kind="choice",
-                      choices=["hip", "knee", "ankle"], hint=hint)
+def _degrees(data: Problem) -> Problem:
+    q = data.q
+    return data.modified("angles in degrees", q=np.r_[q[:2], np.degrees(q[2:])])
+
+
+def check_reactions_accelerations(accelerations: Any, pdd: Any, p: Any = None) -> bool:
+    """Question 2: ``accelerations(p)`` (9,) on the practice data; ``pdd`` for you."""
+    practice_function(
+        "accelerations", accelerations, topic="reactions",
+        outputs=[Output("pdd", (9,), "m/s^2, rad/s^2")], expected=answer_accelerations,
+        probes=[("the leg not turning (p.qd = 0 except the hip)",
+                 {"qd": [1.0, -0.5, 0.0, 0.0, 0.0]})],
+        mistakes=[("the angles taken in degrees",
+                   lambda d: answer_accelerations(_degrees(d))),
+                  ("the hip's own acceleration left out",
+                   lambda d: answer_accelerations(d.modified(qdd=np.r_[0.0, 0.0,
+                                                                        d.qdd[2:]])))],
+        rtol=1e-4, hint=_ACC_HINT)
+    return answer_of("pdd", pdd, accelerations, p, shape=(9,), unit="m/s^2, rad/s^2",
+                     hint=_ACC_HINT)
+
+
+_LAM_HINT = section("reactions.resolved", "lambda = E^T (h - M pdd) with M = diag(m2, m2, "
+                    "J2, ...) (the J's do not matter: why?) and h holding the weights (-m g "
+                    "on the y rows) and the bed force R on the foot's x and y rows")
+
+
+def check_reactions_lambda(joint_reactions: Any, lam: Any, p: Any = None,
+                           accelerations: Any = None) -> bool:
+    """Question 3: ``joint_reactions(p)`` (6,) [N] on the practice data; ``lam`` for you."""
+    data = practice("reactions")
+    try:
+        practice_function(
+            "joint_reactions", joint_reactions, topic="reactions",
+            outputs=[Output("lam", (6,), "N")], expected=answer_reactions,
+            probes=[("no bed force (p.R = 0)", {"R": [0.0, 0.0]}),
+                    ("no gravity (p.g = 0)", {"g": 0.0}),
+                    ("the leg at rest (p.qd = p.qdd = 0)", {"qd": np.zeros(5),
+                                                            "qdd": np.zeros(5)})],
+            mistakes=[("the bed force left out",
+                       lambda d: answer_reactions(d.modified(R=[0.0, 0.0]))),
+                      ("the weights with the wrong sign (+m g on the y rows)",
+                       lambda d: answer_reactions(d.modified(g=-d.g))),
+                      ("the inertial forces with the wrong sign, E^T (h + M pdd)",
+                       _inertial_sign)],
+            rtol=1e-4, atol=1e-6, hint=_LAM_HINT)
+    except IncorrectAnswer as exc:
+        if callable(accelerations):
+            try:
+                ok = np.allclose(accelerations(data), answer_accelerations(data)[0],
+                                 rtol=1e-4)
+            except Exception:  # noqa: BLE001 (its own check reports it)
+                ok = False
+            if not ok:
+                raise IncorrectAnswer(f"{exc} Note: joint_reactions uses your "
+                                      "accelerations, which are not right on the practice "
+                                      "data yet (question 2): fix those first.") from None
+        raise
+    return answer_of("lam", lam, joint_reactions, p, shape=(6,), unit="N", hint=_LAM_HINT)
+
+
+def check_reactions_predictions(practice_sign: Any, sign_lam2_flight: Any,
+                                largest_vertical: Any) -> bool:
+    """Question 4: the practice sign is judged; the two predictions at grading."""
+    hint = section("reactions.formulas", "each joint carries the bed force minus the weight "
+                   "and the inertial force of the segments below it")
+    data = standing(practice("reactions"))
+    practice_prediction([("practice_sign", practice_sign, answer_reactions(data)[0][1],
+                          "sign", None)], hint=hint)
+    require_answer("sign_lam2_flight", sign_lam2_flight, kind="sign", hint=hint)
+    require_answer("largest_vertical", largest_vertical, kind="choice",
+                   choices=["hip", "knee", "ankle"], hint=hint)
+    judged_at_grading(["sign_lam2_flight", "largest_vertical"], "a sign and one of three "
+                      "joints, which a check would give away",
+                      right="Your practice sign is right")
+    return True

@@ -1,4 +1,4 @@
-"""Checks of exercise set 6: least-squares inverse dynamics (Kuo 1998).
+"""Exercise set 6, least-squares inverse dynamics (Kuo 1998): data, answers, public checks.
 
 A student's variant (``problem("least_squares", student=ID)``) has its own trial (the seed
 of its postures and torques), its own sensor noise levels ``sd``, its own torque-channel
@@ -11,7 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import check_form, register_problem
+from bmc.checks._core import register_problem
+from bmc.checks._practice import (
+    Output,
+    answer_of,
+    judged_at_grading,
+    practice_function,
+    require_answer,
+)
+from bmc.checks._sections import section
 
 __all__ = [
     "check_least_squares_bias",
@@ -73,67 +81,137 @@ register_problem(
 )
 
 
-_NB6 = "notebooks/06_least_squares_inverse_dynamics.ipynb"
+# ----------------------------------------------------------------------------- answers
+def answer_wls(A: Any, b: Any, var: Any) -> np.ndarray:
+    """Kuo's eq. (8) by :func:`bmc.least_squares.weighted_least_squares` (inf: dropped)."""
+    from bmc.least_squares import weighted_least_squares
 
+    return weighted_least_squares(A, b, var).tau
+
+
+def answer_std(A: Any, sd: Any, missing: int | None = None) -> np.ndarray:
+    """Return the predicted standard deviations [N m] of the torques.
+
+    ``sqrt(diag((A^T W^-1 A)^-1))`` with ``W = diag(sd^2)``; ``missing`` drops that row
+    (infinite variance).
+    """
+    from bmc.least_squares import weighted_least_squares
+
+    var = np.asarray(sd, dtype=float) ** 2
+    if missing is not None:
+        var[int(missing)] = np.inf
+    # (A^T W^-1 A)^-1 does not depend on b
+    return np.sqrt(np.diag(weighted_least_squares(A, np.zeros(len(var)), var).covariance))
+
+
+def answer_hip_factor(A: Any, sd: Any, missing: int) -> float:
+    """Hip standard deviation without the channel ``missing`` over the one with it."""
+    return float(answer_std(A, sd, missing)[2] / answer_std(A, sd)[2])
+
+
+def answer_bias(A_frames: Any, b_frames: Any) -> float:
+    """Bias [N m] of the torque channel (row 0, T) by Kuo's eq. (10), equal weights."""
+    from bmc.least_squares import estimate_bias
+
+    A = np.asarray(A_frames, dtype=float)
+    on_torque_row = np.eye(A.shape[1])[:, :1]  # B: the bias adds to row T of every frame
+    return float(estimate_bias(A, b_frames, np.ones(A.shape[1]), on_torque_row).beta[0, 0])
+
+
+def _practice_systems() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Two small weighted systems for the practice check of ``wls`` (one row dropped)."""
+    rng = np.random.default_rng(1998)
+    cases = []
+    for rows, cols, drop in ((5, 2, False), (6, 3, True)):
+        var = rng.uniform(0.3, 2.5, rows)
+        if drop:
+            var[2] = np.inf
+        cases.append((rng.standard_normal((rows, cols)), rng.standard_normal(rows), var))
+    return cases
+
+
+# ----------------------------------------------------------------------------- checks
+_WLS_HINT = section("least_squares.wls", "tau = (A^T W^-1 A)^-1 A^T W^-1 b with W = "
+                    "diag(var); an infinite variance means a zero weight 1/var (avoid "
+                    "inf/inf), and np.linalg.lstsq on the rows scaled by 1/sd is the stable "
+                    "way to solve it")
 
 
 def check_least_squares_wls(wls: Any) -> bool:
-    """Public check of question 1: a function of (A, b, var) returning the estimate.
+    """Question 1: ``wls(A, b, var)`` on practice systems (the grader uses others)."""
+    for i, (A, b, var) in enumerate(_practice_systems()):
+        practice_function(
+            f"wls(A, b, var) of practice system {i + 1}", wls, topic="least_squares",
+            outputs=[Output("tau", (A.shape[1],), "-")],
+            expected=lambda d, c=(A, b, var): (answer_wls(*c),),
+            call=lambda f, d, c=(A, b, var): f(*(x.copy() for x in c)),
+            mistakes=[("no weights (ordinary least squares)",
+                       lambda d, c=(A, b, var): (answer_wls(c[0], c[1], np.where(
+                           np.isfinite(c[2]), 1.0, np.inf)),)),
+                      ("the weights 1/var^2 (rows scaled by 1/var, not 1/sd)",
+                       lambda d, c=(A, b, var): (answer_wls(c[0], c[1], c[2] ** 2),))],
+            parameter=None, rtol=1e-6, atol=1e-9, hint=_WLS_HINT)
+    return True
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
+_STD_HINT = section("least_squares.wls", "X = (A^T W^-1 A)^-1 with W = diag(sd^2); the "
+                    "standard deviations are the square roots of its diagonal (not of W)")
+
+
+def check_least_squares_std(torque_std: Any, std_tau: Any, p: Any = None) -> bool:
+    """Question 2: ``torque_std(A, sd)`` (3,) [N m] on the practice data; ``std_tau`` for you."""
+    practice_function(
+        "torque_std", torque_std, topic="least_squares",
+        outputs=[Output("std_tau", (3,), "N m")], expected=lambda d: (answer_std(d.A, d.sd),),
+        call=lambda f, d: f(d.A, d.sd),
+        mistakes=[("the variances, without the square root",
+                   lambda d: (answer_std(d.A, d.sd) ** 2,)),
+                  ("W = diag(sd) where diag(sd^2) belongs",
+                   lambda d: (answer_std(d.A, np.sqrt(d.sd)),))],
+        parameter=None, rtol=1e-3, hint=_STD_HINT)
+    return answer_of("std_tau", std_tau, lambda d: torque_std(d.A, d.sd), p, shape=(3,),
+                     unit="N m", hint=_STD_HINT, call="torque_std(p.A, p.sd)")
+
+
+def check_least_squares_drop_channel(hip_factor: Any, factor_hip: Any, can_improve: Any,
+                                     p: Any = None) -> bool:
+    """Question 3: ``hip_factor(A, sd, missing)`` on the practice data.
+
+    ``can_improve`` (the same for everyone) is judged at grading.
     """
-    A = np.eye(3)[:, :2]
-    return check_form("wls", wls, kind="function", example=(A, np.ones(3), np.ones(3)),
-                      shape=(2,), hint=f"{_NB6}, weighted least squares.")
+    hint = section("least_squares.missing", "set the variance of channel `missing` (a row "
+                   "index) to infinity (its weight to zero) and recompute the covariance")
+    practice_function(
+        "hip_factor", hip_factor, topic="least_squares",
+        outputs=[Output("factor_hip", (), "-")],
+        expected=lambda d: (answer_hip_factor(d.A, d.sd, d.missing),),
+        call=lambda f, d: f(d.A, d.sd, int(d.missing)),
+        mistakes=[("the ratio upside down (with the channel over without it)",
+                   lambda d: (1 / answer_hip_factor(d.A, d.sd, d.missing),)),
+                  ("the ratio of the variances, not of the standard deviations",
+                   lambda d: (answer_hip_factor(d.A, d.sd, d.missing) ** 2,))],
+        parameter=None, rtol=1e-3, hint=hint)
+    answer_of("factor_hip", factor_hip, lambda d: hip_factor(d.A, d.sd, int(d.missing)), p,
+              unit="-", hint=hint, call="hip_factor(p.A, p.sd, p.missing)")
+    require_answer("can_improve", can_improve, kind="choice", choices=[True, False],
+                   hint=hint)
+    judged_at_grading(["can_improve"], "True or False, the same for everyone, which a check "
+                      "would give away", right="hip_factor is right on the practice data")
+    return True
 
 
-def check_least_squares_std(std_tau: Any) -> bool:
-    """Public check of question 2: three standard deviations [N m].
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("std_tau", std_tau, shape=(3,), unit="N m",
-                      hint=f"{_NB6}, predicted precision.")
+_BIAS_HINT = section("least_squares.bias", "stack every frame's A[k] block-diagonally, add "
+                     "one column for the bias that is 1 on each frame's T row (the measured "
+                     "T is the true T plus beta), and solve the whole system at once")
 
 
-def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
-    """Public check of question 3: a ratio [-] and True or False.
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    hint = f"{_NB6}, section 8 (missing force-plate channels): the channel p.missing."
-    check_form("factor_hip", factor_hip, unit="-", hint=hint)
-    return check_form("can_improve", can_improve, kind="choice", choices=[True, False],
-                      hint=hint)
-
-
-def check_least_squares_bias(beta: Any) -> bool:
-    """Public check of question 4: one number [N m].
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("beta", beta, unit="N m", hint=f"{_NB6}, a constant bias (eq. 10).")
+def check_least_squares_bias(bias_estimate: Any, beta: Any, p: Any = None) -> bool:
+    """Question 4: ``bias_estimate(A_frames, b_frames)`` [N m] on the practice trial."""
+    practice_function(
+        "bias_estimate", bias_estimate, topic="least_squares",
+        outputs=[Output("beta", (), "N m")],
+        expected=lambda d: (answer_bias(d.A_frames, d.b_frames),),
+        call=lambda f, d: f(d.A_frames, d.b_frames), parameter=None, rtol=1e-4,
+        hint=_BIAS_HINT)
+    return answer_of("beta", beta, lambda d: bias_estimate(d.A_frames, d.b_frames), p,
+                     unit="N m", hint=_BIAS_HINT, call="bias_estimate(p.A_frames, p.b_frames)")

@@ -1,4 +1,10 @@
-"""Checks of exercise set 3: the matrix formalism."""
+"""Exercise set 3, the matrix formalism: data, right answers from ``bmc``, public checks.
+
+The right answers are computed by ``bmc`` (:class:`~bmc.models.double_pendulum.DoublePendulum`
+and its :class:`~bmc.chain.PlanarChain`, :func:`bmc.newton_euler.joint_loads3d`) from any
+data; the public checks call them on :func:`~bmc.checks.practice` data only, the grader
+(``exercises/bmc_answers``) on a student's own.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import check_form, register_problem
+from bmc.checks._core import Problem, register_problem
+from bmc.checks._practice import Output, answer_of, practice_function
+from bmc.checks._sections import section
 
 __all__ = [
     "check_matrix_form_accelerations",
@@ -88,64 +96,138 @@ register_problem(
 )
 
 
-_NB3 = "notebooks/03_matrix_formalism.ipynb"
+# ----------------------------------------------------------------------------- answers
+def answer_skew(v: Any) -> np.ndarray:
+    """Return the skew-symmetric matrix S(v), S(v) w = v x w: its columns are v x e_j."""
+    return np.cross(np.asarray(v, dtype=float), np.eye(3)).T
 
+
+def _pendulum(data: Problem):
+    """Return the data's :class:`bmc.models.double_pendulum.DoublePendulum`."""
+    from bmc.models.double_pendulum import DoublePendulum
+
+    (m1, m2), (l1, l2) = data.m, data.l
+    return DoublePendulum(m1, m2, l1, l2, g=data.g)
+
+
+def answer_accelerations(data: Problem) -> tuple[np.ndarray]:
+    """[theta1'', theta2''] [rad/s^2] at rest torques, from the pendulum's PlanarChain."""
+    pend = _pendulum(data)
+    chain = pend.to_chain()
+    # angles map with an offset; rates (and accelerations) by the same linear map without it
+    qdd = chain.forward_dynamics(pend.to_chain_coordinates(data.theta),
+                                 chain.from_segment_angles(data.omega), [0.0, 0.0])
+    return (chain.to_segment_angles(qdd),)
+
+
+def source_accelerations(data: Problem, *, wrong_gravity: bool = False) -> np.ndarray:
+    """Return the same accelerations from the source's own M, C, G (``DoublePendulum``).
+
+    ``wrong_gravity`` puts back the source's error: the weight of rod 2 acting on joint 1
+    with the lever l2 instead of l1.
+    """
+    pend = _pendulum(data)
+    rhs = pend.velocity_terms(data.theta, data.omega) + pend.gravity_terms(data.theta)
+    if wrong_gravity:  # the source's error itself, not a formula of the library
+        rhs[0] -= pend.m2 * data.g * (pend.l2 - pend.l1) * np.sin(data.theta[0])
+    return np.linalg.solve(pend.mass_matrix(data.theta), rhs)
+
+
+def answer_seed_error(data: Problem) -> tuple[float]:
+    """theta1'' with the source's gravity vector minus theta1'' with the right one."""
+    return (float(source_accelerations(data, wrong_gravity=True)[0]
+                  - source_accelerations(data)[0]),)
+
+
+def answer_bars_loads(data: Problem, *, rotate: bool = True) -> tuple[np.ndarray]:
+    """Joint loads (4, 3) [N, N m] of the 3D double pendulum by recursive Newton-Euler.
+
+    :func:`bmc.newton_euler.joint_loads3d` numbers the segments from the distal end, so
+    the bars go in reversed; nothing acts on the free end of bar 2. Rows: force and moment
+    at joint 1 on bar 1, then at joint 2 on bar 2, global frame. ``rotate=False`` is the
+    mistake of leaving Euler's equation in each bar's own frame.
+    """
+    from bmc.newton_euler import joint_loads3d
+
+    distal_first = slice(None, None, -1)
+    R = data.bars_R if rotate else np.broadcast_to(np.eye(3), (2, 3, 3))
+    F, M = joint_loads3d(
+        data.bars_mass[distal_first], [np.diag(i) for i in data.bars_inertia[distal_first]],
+        R[distal_first], data.bars_rcm[distal_first], data.bars_joint[distal_first],
+        data.bars_acm[distal_first], data.bars_omega[distal_first],
+        data.bars_omegadot[distal_first], np.zeros(3), data.bars_rcm[1], g=data.bars_g,
+        frame="global")
+    return (np.stack([F[1], M[1], F[0], M[0]]),)
+
+
+# ----------------------------------------------------------------------------- checks
+_SKEW_PRACTICE = [np.array([1.0, 2.0, 3.0]), np.array([-0.5, 0.2, 1.5])]
 
 
 def check_matrix_form_skew(skew: Any) -> bool:
-    """Public check of question 1: a function of a 3-vector returning a (3, 3) matrix.
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("skew", skew, kind="function", example=(np.array([0.3, -1.2, 2.5]),),
-                      shape=(3, 3), hint=f"{_NB3}, section 5 (the skew operator).")
+    """Question 1: ``skew(v)`` (3, 3) on practice vectors (the grader uses others)."""
+    hint = section("matrix.skew", "write v x w component by component and read off the "
+                   "matrix that multiplies w; it is antisymmetric (S^T = -S)")
+    for v in _SKEW_PRACTICE:
+        practice_function(
+            f"skew({v.tolist()})", skew, topic="matrix_form",
+            outputs=[Output("S", (3, 3), "-")], expected=lambda d, v=v: (answer_skew(v),),
+            call=lambda f, d, v=v: f(v.copy()), parameter=None, rtol=1e-9, atol=1e-12,
+            hint=hint)
+    return True
 
 
-def check_matrix_form_accelerations(thetadd: Any) -> bool:
-    """Public check of question 2: two angular accelerations [rad/s^2].
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("thetadd", thetadd, shape=(2,), unit="rad/s^2",
-                      hint=f"{_NB3}, the double pendulum in matrix form.")
+_ACC_HINT = section("matrix.double_pendulum", "solve M(theta) theta'' = C + G with "
+                    "np.linalg.solve; the gravity term of rod 2 acting through joint 1 has "
+                    "the lever l1")
 
 
-def check_matrix_form_seed_error(delta: Any) -> bool:
-    """Public check of question 3: one number [rad/s^2].
+def check_matrix_form_accelerations(pendulum_accelerations: Any, thetadd: Any,
+                                    p: Any = None) -> bool:
+    """Question 2: ``pendulum_accelerations(p)`` (2,) [rad/s^2] on the practice data."""
+    practice_function(
+        "pendulum_accelerations", pendulum_accelerations, topic="matrix_form",
+        outputs=[Output("thetadd", (2,), "rad/s^2")], expected=answer_accelerations,
+        probes=[("the rods at rest (p.omega = 0)", {"omega": [0.0, 0.0]}),
+                ("no gravity (p.g = 0)", {"g": 0.0})],
+        mistakes=[("the source's gravity vector (m2 g l2 sin(theta1) where m2 g l1 "
+                   "sin(theta1) belongs)",
+                   lambda d: (source_accelerations(d, wrong_gravity=True),))],
+        rtol=1e-4, hint=_ACC_HINT)
+    return answer_of("thetadd", thetadd, pendulum_accelerations, p, shape=(2,),
+                     unit="rad/s^2", hint=_ACC_HINT)
 
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
 
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("delta", delta, unit="rad/s^2", hint=f"{_NB3}, the gravity vector.")
+def check_matrix_form_seed_error(source_error: Any, delta: Any, p: Any = None) -> bool:
+    """Question 3: ``source_error(p)`` [rad/s^2] on the practice data."""
+    hint = section("matrix.gravity_error", "keep M and C, change only the first entry of "
+                   "G, solve twice and subtract (wrong minus correct)")
+    practice_function(
+        "source_error", source_error, topic="matrix_form",
+        outputs=[Output("delta", (), "rad/s^2")], expected=answer_seed_error,
+        probes=[("rods of equal length (p.l = [1, 1])", {"l": [1.0, 1.0]})],
+        rtol=1e-4, hint=hint)
+    return answer_of("delta", delta, source_error, p, unit="rad/s^2", hint=hint)
 
 
-def check_matrix_form_double_pendulum_3d(loads: Any) -> bool:
-    """Public check of question 4: the 12 joint loads [N, N m].
-
-    Only the form is checked (answered, type, shape, finite); the value is checked
-    by the hidden tests when the notebook is graded.
-
-    Returns
-    -------
-    bool
-        ``True`` if the form is right.
-    """
-    return check_form("loads", loads, shape=(12,), unit="N, N m",
-                      hint=f"{_NB3}, all joint loads in one solve.")
+def check_matrix_form_double_pendulum_3d(joint_loads: Any, loads: Any,
+                                         p: Any = None) -> bool:
+    """Question 4: ``joint_loads(p)`` (4, 3) [N, N m] on the practice data."""
+    hint = section("matrix.inverse3d", "one block row per bar for forces (global frame) and "
+                   "one for moments (rotate I omega' + omega x I omega to the global frame "
+                   "with R); bar 2 receives minus the joint-2 load on bar 1; cross products "
+                   "become skew(r) @ F, then one np.linalg.solve")
+    zero = np.zeros((2, 3))
+    practice_function(
+        "joint_loads", joint_loads, topic="matrix_form",
+        outputs=[Output("loads", (4, 3), "N, N m")], expected=answer_bars_loads,
+        probes=[("no gravity (p.bars_g = 0)", {"bars_g": 0.0}),
+                ("no rotation (p.bars_omega = p.bars_omegadot = 0)",
+                 {"bars_omega": zero, "bars_omegadot": zero})],
+        mistakes=[("Euler's equation left in each bar's own frame (rotate it with R)",
+                   lambda d: answer_bars_loads(d, rotate=False)),
+                  ("the gyroscopic term omega x I omega left out",
+                   lambda d: answer_bars_loads(d.modified(bars_omega=zero)))],
+        rtol=1e-3, atol=1e-6, hint=hint)
+    return answer_of("loads", loads, joint_loads, p, shape=(4, 3), unit="N, N m",
+                     hint=hint)

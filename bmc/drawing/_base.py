@@ -1,8 +1,7 @@
-"""Shared pieces of :mod:`bmc.drawing`: the record of a drawing and the drawing primitives."""
+"""Shared pieces of :mod:`bmc.drawing`: the record of a drawing and its text alternative."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -10,18 +9,13 @@ from typing import Any
 import numpy as np
 
 from bmc._validation import integer
+from bmc.drawing._describe import _number, describe
 
 __all__ = ["Arrow", "Drawing", "Moment"]
 
 
 def __dir__() -> list[str]:
     return sorted(__all__)
-
-_FORCE = "#c0392b"     # joint and contact forces
-_GRAVITY = "#1f5fa8"   # weights and g
-_MOMENT = "#7d3c98"    # joint moments
-_SEGMENT = "#dde6f0"   # segment fill
-_ANGLE = "#2e7d32"     # angle arcs
 
 
 @dataclass
@@ -31,20 +25,29 @@ class Arrow:
     Attributes
     ----------
     label : str
-        Its symbol, as TeX without dollars (for example ``r"\mathbf{F}_1"``).
+        Its symbol as the caller named it, TeX without dollars (``r"-\mathbf{F}_{2}"`` for
+        the reaction of ``\mathbf{F}_{2}``).
     kind : str
         ``"force"``, ``"weight"`` or ``"gravity"`` (the direction of g).
     tail : numpy.ndarray, shape (2,)
         Tail of the arrow as drawn [m].
     vector : numpy.ndarray, shape (2,)
-        The force [N] (for ``"gravity"``: the unit vector of g).
+        The force on the segment [N] (for ``"gravity"``: the unit vector of g).
     delta : numpy.ndarray, shape (2,)
-        The arrow as drawn, head minus tail, in data units [m].
+        The arrow as drawn, head minus tail, in data units [m]: along ``vector``.
     artist : matplotlib.text.Annotation
         The arrow's artist.
     point : numpy.ndarray, shape (2,)
         Point of application [m]: the tail, or the head of a force that pushes on the
         segment (drawn from outside, so that it stays clear of the segment).
+    symbol : str
+        The symbol shown: ``label`` without a leading minus sign (the arrow shows the way
+        the load acts; a reaction carries the name of its action).
+    reaction : bool
+        ``True`` when ``label`` starts with a minus sign: the reaction on this segment of a
+        load drawn, with the same symbol and opposite arrow, on a neighbouring segment.
+    where : str
+        Where it acts, in words (``"the proximal joint"``, ``"the centre of mass"``, ...).
     """
 
     label: str
@@ -54,6 +57,9 @@ class Arrow:
     delta: np.ndarray
     artist: Any = None
     point: np.ndarray | None = None
+    symbol: str = ""
+    reaction: bool = False
+    where: str = ""
 
 
 @dataclass
@@ -63,15 +69,23 @@ class Moment:
     Attributes
     ----------
     label : str
-        Its symbol, as TeX without dollars.
+        Its symbol as the caller named it, TeX without dollars.
     centre : numpy.ndarray, shape (2,)
         Point about which it is drawn [m].
     value : float
-        The moment [N m], counter-clockwise positive (``nan`` for a symbolic unknown).
+        The moment on the segment [N m], counter-clockwise positive (``nan`` for a
+        symbolic unknown).
     sense : int
-        ``+1`` drawn counter-clockwise, ``-1`` clockwise.
+        ``+1`` drawn counter-clockwise, ``-1`` clockwise: the sense of ``value``; for an
+        unknown, counter-clockwise (the positive sense), or clockwise for a reaction.
     artist : matplotlib.lines.Line2D
         The arc.
+    symbol : str
+        The symbol shown (``label`` without a leading minus sign).
+    reaction : bool
+        ``True`` when ``label`` starts with a minus sign (see :class:`Arrow`).
+    where : str
+        Where it acts, in words.
     """
 
     label: str
@@ -79,11 +93,14 @@ class Moment:
     value: float
     sense: int
     artist: Any = None
+    symbol: str = ""
+    reaction: bool = False
+    where: str = ""
 
 
 @dataclass
 class Drawing:
-    """What a drawing helper drew, for composing figures and for tests.
+    """What a drawing helper drew, for composing figures, for tests and for its description.
 
     Attributes
     ----------
@@ -92,7 +109,7 @@ class Drawing:
     arrows : list of Arrow
         Straight arrows (forces, weights, the direction of g).
     moments : list of Moment
-        Curved arrows (moments, angle arcs are not included).
+        Curved arrows (moments; angle arcs are not included).
     points : dict of str to numpy.ndarray
         Named points drawn [m], for example ``"com"``, ``"proximal"``, ``"joints"``.
     labels : list of str
@@ -101,6 +118,12 @@ class Drawing:
         Number of postures drawn (:func:`strobe`), 1 otherwise.
     angles : dict of str to float
         Angles drawn as arcs (:func:`model_sketch`), TeX symbol to value [rad].
+    kind : str
+        ``"free-body diagram"``, ``"model sketch"`` or ``"strobe"``.
+    name : str
+        What is drawn (``"segment 2"``, ``"thigh"``), for the description.
+    facts : dict
+        What else the description states (scales, times, what each angle measures).
     """
 
     ax: Any
@@ -110,6 +133,9 @@ class Drawing:
     labels: list[str] = field(default_factory=list)
     frames: int = 1
     angles: dict[str, float] = field(default_factory=dict)
+    kind: str = ""
+    name: str = ""
+    facts: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         return (f"Drawing({len(self.arrows)} arrow(s), {len(self.moments)} moment(s), "
@@ -118,194 +144,45 @@ class Drawing:
     def describe(self) -> str:
         """Text alternative of the drawing, written from the record of what was drawn.
 
-        Every force is given with its magnitude [N] and direction, every moment with its
-        value [N m] and sense of rotation, so that a reader who cannot see the figure gets
-        the numbers it shows (used by :func:`bmc.plotting.show` as the figure's ``alt``).
+        A free-body diagram lists its segment and every load with the point where it acts,
+        its direction (forces) or sense of rotation (moments) and, unless drawn
+        symbolically, its magnitude; a model sketch its segments, joints and angles with
+        what each angle measures; a strobe what moves, over which time, the extent of the
+        traced path and the forces with their scale. The numbers are those of the record,
+        so the text stays true when the drawing changes. Used by :func:`bmc.plotting.show`
+        as the figure's ``alt``.
 
         Returns
         -------
         str
-            One or more sentences, plain text (TeX symbols without dollars or backslashes).
+            Plain text (TeX symbols without dollars or backslashes).
         """
-        parts = []
-        if self.frames > 1:
-            parts.append(f"{self.frames} postures drawn over one another, fading with time.")
-        joints = self.points.get("joints")
-        if joints is not None and self.frames == 1:
-            parts.append(f"A model of {len(np.atleast_2d(joints)) - 1} segment(s) with its "
-                         "joints and centres of mass.")
-        if "com" in self.points and "proximal" in self.points:
-            parts.append("A free-body diagram of one segment.")
-        for a in self.arrows:
-            name = _plain(a.label)
-            if a.kind == "gravity":
-                parts.append(f"Gravity {name} points {_direction(a.vector)}.")
-                continue
-            size = float(np.hypot(*a.vector))
-            parts.append(f"{name}: {_number(size)} N pointing {_direction(a.vector)}.")
-        for m in self.moments:
-            name = _plain(m.label)
-            sense = "counter-clockwise" if m.sense > 0 else "clockwise"
-            if np.isnan(m.value):
-                parts.append(f"{name}: a moment, drawn {sense}.")
-            else:
-                parts.append(f"{name}: {_number(abs(m.value))} N m {sense}.")
-        for symbol, value in self.angles.items():
-            parts.append(f"Angle {_plain(symbol)} = {np.degrees(value):.0f} degrees.")
-        return " ".join(parts) or "A drawing with no loads."
-
-
-def _new_axes(ax, figsize=(6.0, 5.0)):
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots(figsize=figsize, layout="constrained")
-    return ax
-
-
-def _text(drawing: Drawing, xy, text: str, **kwargs) -> None:
-    style = {"fontsize": 10, "ha": "center", "va": "center",
-             "bbox": {"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8}}
-    drawing.ax.text(xy[0], xy[1], text, **(style | kwargs))
-    drawing.labels.append(text)
-
-
-def _arrow(drawing: Drawing, point, delta, *, label: str, text: str | None, vector, kind: str,
-           color: str, offset: float, head_at_point: bool = False,
-           beside: bool = False) -> None:
-    """Draw a force arrow from its point of application (or ending there, when it pushes)."""
-    point = np.asarray(point, float)
-    delta = np.asarray(delta, float)
-    tail = point - delta if head_at_point else point
-    head = tail + delta
-    artist = drawing.ax.annotate(
-        "", xy=head, xytext=tail,
-        arrowprops={"arrowstyle": "-|>,head_width=0.3,head_length=0.6", "color": color,
-                    "lw": 2.0, "shrinkA": 0, "shrinkB": 0},
-        zorder=7,  # above the hinges, so that a head ending on a joint stays visible
-    )
-    drawing.arrows.append(Arrow(label, kind, tail, np.asarray(vector, float), delta, artist,
-                                point))
-    if text and beside:  # beside the middle of the arrow (the weight, below the COM)
-        norm = np.hypot(*delta) or 1.0
-        side = np.array([delta[1], -delta[0]]) / norm
-        side = side if side[0] >= 0 else -side
-        _text(drawing, tail + delta / 2 + 1.5 * offset * side, text, color=color, ha="left")
-    elif text:
-        norm = np.hypot(*delta) or 1.0
-        # the label sits beyond the free end of the arrow
-        out = -delta if head_at_point else delta
-        where = (tail if head_at_point else head) + offset * out / norm
-        _text(drawing, where, text, color=color,
-              ha="left" if out[0] > 0.3 * norm else "right" if out[0] < -0.3 * norm
-              else "center",
-              va="bottom" if out[1] > 0.3 * norm else "top" if out[1] < -0.3 * norm
-              else "center")
-
-
-def _curved(drawing: Drawing, centre, radius: float, start: float, sweep: float, *,
-            color: str, lw: float = 1.8):
-    """Arc of ``sweep`` rad from angle ``start`` about ``centre``, arrowhead at the end."""
-    angles = start + np.linspace(0.0, sweep, 60)
-    xy = np.asarray(centre, float) + radius * np.column_stack([np.cos(angles), np.sin(angles)])
-    (line,) = drawing.ax.plot(xy[:-3, 0], xy[:-3, 1], color=color, lw=lw, solid_capstyle="butt")
-    drawing.ax.annotate("", xy=xy[-1], xytext=xy[-4],
-                        arrowprops={"arrowstyle": "-|>,head_width=0.25,head_length=0.5",
-                                    "color": color, "lw": lw, "shrinkA": 0, "shrinkB": 0})
-    return line, xy
-
-
-def _moment(drawing: Drawing, centre, value: float, *, label: str, text: str | None,
-            radius: float, start: float) -> None:
-    sense = 1 if (np.isnan(value) or value >= 0) else -1
-    line, xy = _curved(drawing, centre, radius, start, sense * 1.5 * np.pi, color=_MOMENT)
-    drawing.moments.append(Moment(label, np.asarray(centre, float), float(value), sense, line))
-    if text:
-        mid = np.asarray(centre, float) + 1.55 * radius * np.array(
-            [np.cos(start + sense * 0.75 * np.pi), np.sin(start + sense * 0.75 * np.pi)])
-        _text(drawing, mid, text, color=_MOMENT)
-
-
-def _com_symbol(ax, centre, radius: float) -> None:
-    """Draw the quartered circle that marks a centre of mass."""
-    from matplotlib.patches import Circle, Wedge
-
-    for k in range(4):
-        ax.add_patch(Wedge(centre, radius, 90 * k, 90 * (k + 1),
-                           fc="k" if k % 2 == 0 else "white", ec="k", lw=0.8, zorder=5))
-    ax.add_patch(Circle(centre, radius, fc="none", ec="k", lw=1.0, zorder=5))
-
-
-def _capsule(ax, p, d, width: float, **kwargs) -> None:
-    """Draw a segment as a rounded bar from ``p`` to ``d``."""
-    from matplotlib.patches import Polygon
-
-    p, d = np.asarray(p, float), np.asarray(d, float)
-    axis = d - p
-    length = np.hypot(*axis)
-    phi = np.arctan2(axis[1], axis[0])
-    half = width / 2
-    a1 = phi + np.linspace(np.pi / 2, 3 * np.pi / 2, 20)
-    a2 = phi + np.linspace(-np.pi / 2, np.pi / 2, 20)
-    ring = np.vstack([p + half * np.column_stack([np.cos(a1), np.sin(a1)]),
-                      d + half * np.column_stack([np.cos(a2), np.sin(a2)])])
-    style = {"fc": _SEGMENT, "ec": "#4a5a6a", "lw": 1.2, "zorder": 1} | kwargs
-    ax.add_patch(Polygon(ring, closed=True, **style))
-    if length == 0:
-        raise ValueError("the segment's proximal and distal points coincide: no segment to draw")
-
-
-def _hinge(ax, centre, radius: float) -> None:
-    from matplotlib.patches import Circle
-
-    ax.add_patch(Circle(centre, radius, fc="white", ec="k", lw=1.2, zorder=6))
-
-
-def _fit(ax, pts: np.ndarray, margin: float, *, resize: bool = False) -> None:
-    """Limits around ``pts``, equal scales; ``resize`` fits a new figure to the content."""
-    lo, hi = pts.min(axis=0) - margin, pts.max(axis=0) + margin
-    if resize:
-        w, h = hi - lo
-        ratio = float(np.clip(h / w, 0.45, 1.6)) if w > 0 else 1.0
-        ax.figure.set_size_inches(6.0 if ratio <= 1 else max(3.8, 6.0 / ratio + 1.0),
-                                  min(6.0 * ratio, 6.5) + 0.6)
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_aspect("equal", adjustable="box")
-    ax.set_xlabel("x [m]")
-    ax.set_ylabel("y [m]")
-
-
-def _plain(label: str) -> str:
-    r"""Write a TeX symbol as plain words for a text alternative (``\mathbf{F}_1``: ``F_1``)."""
-    text = re.sub(r"\\(mathbf|mathrm|boldsymbol|vec|bar|hat)\{([^{}]*)\}", r"\2", label)
-    text = re.sub(r"\\([A-Za-z]+)", r"\1", text)
-    return text.replace("{", "").replace("}", "").replace("$", "").strip()
-
-
-def _direction(vector) -> str:
-    """Direction of a planar vector in words and degrees from +x (counter-clockwise)."""
-    x, y = (float(v) for v in vector[:2])
-    angle = float(np.degrees(np.arctan2(y, x)))
-    horizontal = "forward" if x > 1e-9 * (abs(x) + abs(y)) else (
-        "backward" if x < -1e-9 * (abs(x) + abs(y)) else "")
-    vertical = "up" if y > 1e-9 * (abs(x) + abs(y)) else (
-        "down" if y < -1e-9 * (abs(x) + abs(y)) else "")
-    words = " and ".join(w for w in (vertical, horizontal) if w) or "nowhere (zero)"
-    return f"{words} ({angle:.0f} degrees from the +x axis)"
+        return describe(self)
 
 
 def _tex(label: str) -> str:
     return f"${label}$"
 
 
-def _number(value: float) -> str:
-    """Three significant digits, never in exponent form for body-sized loads."""
-    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
+def _split_sign(label: str) -> tuple[str, bool]:
+    """``"-M_2"`` -> ``("M_2", True)``: the symbol shown and whether it names a reaction."""
+    text = label.strip()
+    if text.startswith("-"):
+        return text[1:].strip(), True
+    return text, False
 
 
-def _value_text(label: str, value: float, unit: str, symbolic: bool) -> str:
-    return _tex(label) if symbolic else f"{_tex(label)} = {_number(value)} {unit}"
+def _value_text(symbol: str, size: float, unit: str, symbolic: bool, *,
+                magnitude: bool = True) -> str:
+    """Write a load's label: ``$|F_2|$ = 12.3 N``, or the symbol alone when symbolic.
+
+    The symbol and the positive magnitude (the arrow shows the way); ``magnitude=False``
+    for a quantity that is positive by nature (a weight ``m g``).
+    """
+    if symbolic:
+        return _tex(symbol)
+    shown = f"|{symbol}|" if magnitude else symbol
+    return f"{_tex(shown)} = {_number(abs(size))} {unit}"
 
 
 def _connectivity(n_points: int, parents: Sequence[int] | None,

@@ -8,19 +8,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
-from bmc.drawing._base import (
-    _FORCE,
-    _GRAVITY,
-    Drawing,
+from bmc.drawing._base import Drawing, _split_sign, _value_text
+from bmc.drawing._draw import (
     _arrow,
     _capsule,
     _com_symbol,
     _fit,
+    _fit_labels,
     _hinge,
     _moment,
     _new_axes,
-    _value_text,
+    _segment_key,
 )
+from bmc.plotting import ROLES
 
 __all__ = ["free_body_diagram", "lower_limb_diagrams", "segment_diagram"]
 
@@ -51,7 +51,16 @@ def segment_diagram(
     its weight ``m g`` at the centre of mass (if ``mass`` is given), each force as an arrow
     at its point of application (its tail there when it pulls, its head there when it pushes
     towards the centre of mass, so that every arrow stays clear of the segment) and each
-    moment as a curved arrow about its point (counter-clockwise for a positive value).
+    moment as a curved arrow about its point, open towards the segment.
+
+    Every load is drawn the way it acts on this segment and labelled with its symbol and
+    its magnitude, ``|M_A| = 90.7 N m`` beside a clockwise arc for ``M_A = -90.7 N m``: the
+    arrow carries the direction, the label the size. A load whose symbol starts with a minus
+    sign is the reaction of a load drawn on a neighbouring segment (``-M_A``: the shank's
+    reaction to the ankle moment ``M_A`` on the foot, Newton's third law): give its value on
+    *this* segment (``-M_A``); it is drawn the way it acts, opposite to ``M_A`` on the foot,
+    and labelled with the symbol of the action, ``M_A``. Labels are placed where they cover
+    neither the segment, the arrows nor each other, each time the figure is drawn.
 
     Parameters
     ----------
@@ -69,12 +78,14 @@ def segment_diagram(
         ``r"\mathbf{F}_p"``) mapped to its point of application [m] and its vector [N].
     moments : mapping of str to (point, value), optional
         Each moment acting on the segment: its TeX symbol mapped to the point where it is
-        drawn [m] and its value [N m], counter-clockwise positive.
+        drawn [m] and its value [N m], counter-clockwise positive (with ``symbolic=True``,
+        ``nan`` for an unknown).
     symbolic : bool, optional
-        ``True`` labels with symbols only (for derivations; moments drawn counter-clockwise,
-        the positive sense, and forces that are zero in the numbers given drawn with
-        positive components); ``False`` (default) adds the value and unit, e.g.
-        ``F_p = 12.3 N``.
+        ``True`` labels with symbols only (for derivations). Loads are still drawn the way
+        their values act; a moment given as ``nan`` (an unknown) is drawn counter-clockwise,
+        its positive sense, or clockwise when its symbol names a reaction; a force that is
+        zero is drawn with positive components (negative for a reaction). ``False``
+        (default) adds the magnitude and unit, e.g. ``|F_p| = 12.3 N``.
     lever_arms : bool, optional
         Draw dashed lines from the proximal joint to the centre of mass and to each force's
         point of application. Default ``False``.
@@ -93,7 +104,9 @@ def segment_diagram(
     -------
     Drawing
         The Axes and the record of the arrows (``kind`` ``"force"`` or ``"weight"``),
-        moments, points (``"proximal"``, ``"distal"``, ``"com"``) and labels.
+        moments, points (``"proximal"``, ``"distal"``, ``"com"``) and labels;
+        :meth:`~Drawing.describe` lists the loads with their points, directions and
+        magnitudes.
 
     Examples
     --------
@@ -111,6 +124,27 @@ def segment_diagram(
     (3, 1)
     >>> plt.close("all")
     """
+    return _segment_diagram(**locals(), fit_labels=True)
+
+
+def _segment_diagram(
+    proximal: ArrayLike,
+    distal: ArrayLike,
+    com: ArrayLike,
+    *,
+    mass: float | None = None,
+    g: float = 9.81,
+    forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
+    moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
+    symbolic: bool = False,
+    lever_arms: bool = False,
+    force_scale: float | None = None,
+    weight_label: str = "m g",
+    title: str | None = None,
+    ax=None,
+    fit_labels: bool = True,
+) -> Drawing:
+    """Draw :func:`segment_diagram`; ``fit_labels=False`` leaves the label fit to the caller."""
     rp = as_array(proximal, "proximal", unit="m", last=2, ndim=1)
     rd = as_array(distal, "distal", unit="m", last=2, ndim=1)
     rc = as_array(com, "com", unit="m", last=2, ndim=1)
@@ -139,50 +173,71 @@ def segment_diagram(
 
     created = ax is None
     ax = _new_axes(ax)
-    d = Drawing(ax, points={"proximal": rp, "distal": rd, "com": rc})
+    key = _segment_key(rp, rd)
+    d = Drawing(ax, points={"proximal": rp, "distal": rd, "com": rc},
+                kind="free-body diagram", name=title or "the segment",
+                facts={"symbolic": symbolic, "force_scale": scale, "length": length})
     width = 0.12 * length
     _capsule(ax, rp, rd, width)
     _hinge(ax, rp, 0.25 * width)
     _com_symbol(ax, rc, 0.3 * width)
-    offset = 0.04 * length
     every = [rp, rd, rc]
     if lever_arms:
         for point in [rc] + [p for _, p, _ in loads]:
             if np.hypot(*(point - rp)) > 1e-12:
-                ax.plot(*np.column_stack([rp, point]), ls="--", color="0.45", lw=1.0, zorder=2)
+                ax.plot(*np.column_stack([rp, point]), ls="--", color=ROLES["guide"], lw=1.0,
+                        zorder=2, gid="bmc-guide")
+
     def shown(vec):  # arrows stay visible: at least 0.1 segment lengths long
         drawn = scale * np.asarray(vec, float)
         norm = np.hypot(*drawn)
         return drawn if norm == 0 or norm >= 0.1 * length else drawn * (0.1 * length / norm)
 
+    def where(point):
+        for name, p in (("the proximal joint", rp), ("the distal end", rd),
+                        ("the centre of mass", rc)):
+            if np.hypot(*(point - p)) <= 1e-9 * length:
+                return name
+        return f"({point[0]:.3g}, {point[1]:.3g}) m"
+
     if weight is not None:
-        text = _value_text(weight_label, mass * g, "N", symbolic)
+        text = _value_text(weight_label, mass * g, "N", symbolic, magnitude=False)
         _arrow(d, rc, shown(weight), label=weight_label, text=text, vector=weight,
-               kind="weight", color=_GRAVITY, offset=offset, beside=True)
+               kind="weight", color=ROLES["weight"], beside=True, segment=key,
+               where="the centre of mass")
         every.append(rc + shown(weight))
     for name, point, vec in loads:
-        text = _value_text(name, float(np.hypot(*vec)), "N", symbolic)
-        if symbolic and not np.any(vec):
-            # an unknown that happens to be zero here: drawn with positive components
-            vec = np.array([1.0, 1.0]) * 0.3 * length / scale / np.sqrt(2)
-        pushes = float(np.dot(vec, rc - point)) > 0  # towards the segment: draw from outside
-        _arrow(d, point, shown(vec), label=name, text=text, vector=vec, kind="force",
-               color=_FORCE, offset=offset, head_at_point=pushes)
-        every += [point, point - shown(vec) if pushes else point + shown(vec)]
+        symbol, reaction = _split_sign(name)
+        text = _value_text(symbol, float(np.hypot(*vec)), "N", symbolic)
+        way = vec
+        if not np.any(vec):
+            # a zero (or an unknown that happens to be zero here): drawn with positive
+            # components, negative for a reaction, so that it still has a direction
+            way = (-1.0 if reaction else 1.0) * np.array([1.0, 1.0]) * 0.3 * length / scale \
+                / np.sqrt(2)
+        pushes = float(np.dot(way, rc - point)) > 0  # towards the segment: draw from outside
+        _arrow(d, point, shown(way), label=name, text=text, vector=vec, kind="force",
+               color=ROLES["force"], head_at_point=pushes, segment=key, where=where(point))
+        every += [point, point - shown(way) if pushes else point + shown(way)]
     radius = 0.14 * length
-    axis_angle = np.arctan2(*(rd - rp)[::-1])
     for name, (point, value) in (moments or {}).items():
         point = as_array(point, f"moments[{name!r}] point", unit="m", last=2, ndim=1)
-        value = float(as_array(value, f"moments[{name!r}] value", unit="N m"))
-        shown = np.nan if symbolic else value
-        text = _value_text(name, value, "N m", symbolic)
-        # start the arc on the side away from the segment, so it stays visible
-        _moment(d, point, shown, label=name, text=text, radius=radius,
-                start=axis_angle + np.pi / 2 + (np.pi if np.hypot(*(point - rd)) < 1e-9 else 0))
-        every += [point - 1.8 * radius, point + 1.8 * radius]
-    _fit(ax, np.vstack(every), margin=0.15 * length, resize=created)
+        value = float(as_array(value, f"moments[{name!r}] value", unit="N m",
+                               finite=not symbolic))  # nan: a symbolic unknown
+        if np.isinf(value):
+            raise ValueError(f"moments[{name!r}] value [N m] must be finite, or nan for an "
+                             f"unknown drawn symbolically; got {value}")
+        symbol, _ = _split_sign(name)
+        text = _value_text(symbol, value, "N m", symbolic)
+        # the arc's gap faces the segment (towards its centre of mass), so it stays clear
+        inward = (rc if np.hypot(*(rc - point)) > 1e-9 * length else rd) - point
+        _moment(d, point, value, label=name, text=text, radius=radius,
+                away=float(np.arctan2(inward[1], inward[0])), segment=key,
+                where=where(point))
+        every += [point - 1.3 * radius, point + 1.3 * radius]
     if title:
         ax.set_title(title)
+    _fit(ax, np.vstack(every), margin=0.12 * length, resize=created, labels=fit_labels)
     return d
 
 
@@ -225,11 +280,18 @@ def free_body_diagram(
     The loads are computed from the model: Newton-Euler (:func:`bmc.invdyn2d`) from the
     endpoint inward, with the endpoint force ``F`` on the last segment. Segment ``k``
     (0-based) carries its weight ``m_{k+1} g`` at its centre of mass, the force
-    :math:`\mathbf{F}_{k+1}` and moment :math:`M_{k+1}` of joint ``k+1`` at its proximal
-    end, and at its distal end the reaction of the next segment, :math:`-\mathbf{F}_{k+2}`
-    and :math:`-M_{k+2}` (Newton's third law), or the endpoint force
-    :math:`\mathbf{F}_e` on the last segment. The joint moment :math:`M_{k+1}` equals the
-    chain's joint torque ``tau[k]``.
+    :math:`\mathbf{F}_{k+1}` and moment :math:`\tau_{k+1}` of joint ``k+1`` at its
+    proximal end, and at its distal end the reaction of the next segment,
+    :math:`-\mathbf{F}_{k+2}` and :math:`-\tau_{k+2}` (Newton's third law), or the endpoint
+    force :math:`\mathbf{F}_e` on the last segment. The joint moment :math:`\tau_{k+1}` is
+    the chain's joint torque ``tau[k]`` (the course's symbol: the net moment of joint
+    ``k+1`` on the distal segment, counter-clockwise positive).
+
+    Each load is drawn the way it acts on this segment, so a joint's load and its reaction
+    on the neighbouring segment point opposite ways and carry the same symbol: drawn
+    side by side (``segment=0`` and ``segment=1`` of a two-link arm), :math:`\tau_2` turns
+    one way on the forearm and the other way on the upper arm. Labels give the magnitudes
+    (``|\tau_2| = 1.23 N m``), or the symbols only with ``symbolic=True``.
 
     Parameters
     ----------
@@ -287,10 +349,10 @@ def free_body_diagram(
     joints, coms, proximal = _chain_loads(chain, q, qd, qdd, F, chain.g)
     i = k + 1  # the course's 1-based numbering of joints and segments
     forces = {rf"\mathbf{{F}}_{{{i}}}": (joints[k], proximal[k][0])}
-    moments = {rf"M_{{{i}}}": (joints[k], proximal[k][1])}
+    moments = {rf"\tau_{{{i}}}": (joints[k], proximal[k][1])}
     if k < n - 1:
         forces[rf"-\mathbf{{F}}_{{{i + 1}}}"] = (joints[k + 1], -proximal[k + 1][0])
-        moments[rf"-M_{{{i + 1}}}"] = (joints[k + 1], -proximal[k + 1][1])
+        moments[rf"-\tau_{{{i + 1}}}"] = (joints[k + 1], -proximal[k + 1][1])
     elif np.any(F != 0) or symbolic:
         forces[r"\mathbf{F}_{e}"] = (joints[k + 1], F)
     d = segment_diagram(joints[k], joints[k + 1], coms[k], mass=float(chain.masses[k]),
@@ -313,9 +375,15 @@ def lower_limb_diagrams(
     r"""Free-body diagrams of thigh, shank and foot at one frame of a gait analysis.
 
     The loads are those of :func:`bmc.newton_euler.lower_limb`: at each segment's proximal
-    joint the force and moment on it (:math:`\mathbf{F}_h, M_h` at the hip, ``k`` knee,
-    ``a`` ankle), at its distal joint their reactions (:math:`-\mathbf{F}_k, -M_k`, ...),
-    and on the foot the ground reaction at the centre of pressure.
+    joint the force and moment on it (:math:`\mathbf{F}_h, \tau_h` at the hip, ``k`` knee,
+    ``a`` ankle), at its distal joint their reactions (:math:`-\mathbf{F}_k, -\tau_k`,
+    ...), and on the foot the ground reaction at the centre of pressure. Each load is drawn
+    the way it acts (a reaction opposite to its action on the next panel, with the same
+    symbol) and labelled with its magnitude. The three panels share one length scale and
+    one force scale [m/N], so that a load and its reaction are drawn alike in size, and a
+    foot looks as long as it is beside the thigh. The new figure (when ``axes`` is not
+    given) is 7.2 in wide, thigh and shank side by side above the foot, so that its text
+    stays above 8 pt when a web page shows it 600 px wide.
 
     Parameters
     ----------
@@ -333,7 +401,8 @@ def lower_limb_diagrams(
     symbolic : bool, optional
         Label with symbols only. Default ``False``.
     axes : sequence of three matplotlib.axes.Axes, optional
-        Where to draw thigh, shank and foot; a new row of three panels by default.
+        Where to draw thigh, shank and foot; by default a new figure, thigh and shank above
+        the foot.
 
     Returns
     -------
@@ -365,26 +434,52 @@ def lower_limb_diagrams(
     if grf.shape[0] != n_frames:
         raise ValueError(f"grf must have one row per frame of the result ({n_frames}); got "
                          f"{grf.shape[0]}")
-    if axes is None:
-        import matplotlib.pyplot as plt
-
-        _, axes = plt.subplots(1, 3, figsize=(12.0, 4.8), layout="constrained")
-    elif len(axes) != 3:
-        raise ValueError(f"axes must hold three Axes (thigh, shank, foot); got {len(axes)}")
     mk, com = result.markers[frame], result.com[frame]
     forces, moments = result.forces[frame], result.moments[frame]
     cop = np.array([grf[frame, 2], 0.0])
+    lengths = np.hypot(*(mk[1:] - mk[:-1]).T)
+    sizes = [*np.hypot(*forces.T), np.hypot(*grf[frame, :2]), *(masses * g)]
+    scale = 0.6 * float(lengths.max()) / max(max(sizes), 1e-12)  # one force scale [m/N]
+    if axes is None:  # thigh and shank side by side, the foot below them at the same scale
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(7.2, 7.6), layout="constrained")
+        grid = fig.add_gridspec(2, 2, height_ratios=(2.2, 1.0))
+        axes = [fig.add_subplot(grid[0, 0]), fig.add_subplot(grid[0, 1]),
+                fig.add_subplot(grid[1, :])]
+    elif len(axes) != 3:
+        raise ValueError(f"axes must hold three Axes (thigh, shank, foot); got {len(axes)}")
     joint = ("h", "k", "a")
     drawings = []
     for s, name in enumerate(("thigh", "shank", "foot")):
         loads = {rf"\mathbf{{F}}_{joint[s]}": (mk[s], forces[s])}
-        torques = {rf"M_{joint[s]}": (mk[s], moments[s])}
+        torques = {rf"\tau_{joint[s]}": (mk[s], moments[s])}
         if s < 2:
             loads[rf"-\mathbf{{F}}_{joint[s + 1]}"] = (mk[s + 1], -forces[s + 1])
-            torques[rf"-M_{joint[s + 1]}"] = (mk[s + 1], -moments[s + 1])
+            torques[rf"-\tau_{joint[s + 1]}"] = (mk[s + 1], -moments[s + 1])
         elif np.any(grf[frame, :2] != 0):
             loads[r"\mathbf{F}_{GRF}"] = (cop, grf[frame, :2])
-        drawings.append(segment_diagram(mk[s], mk[s + 1], com[s], mass=float(masses[s]), g=g,
-                                        forces=loads, moments=torques, symbolic=symbolic,
-                                        title=name, ax=axes[s]))
+        drawings.append(_segment_diagram(mk[s], mk[s + 1], com[s], mass=float(masses[s]),
+                                         g=g, forces=loads, moments=torques,
+                                         symbolic=symbolic, force_scale=scale, title=name,
+                                         ax=axes[s], fit_labels=False))
+    _fit_labels(*[d.ax for d in drawings])
+    _same_scale([d.ax for d in drawings])
     return drawings
+
+
+def _same_scale(axes) -> None:
+    """Draw every Axes at one scale [m per inch]: the largest that fits each its content."""
+    figure = axes[0].figure
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(figure)  # the axes' boxes as they will be drawn (nothing drawn)
+    boxes = [ax.get_position().transformed(figure.transFigure) for ax in axes]  # [px]
+    spans = np.array([[np.ptp(ax.get_xlim()), np.ptp(ax.get_ylim())] for ax in axes])
+    sizes = np.array([[b.width, b.height] for b in boxes]) / figure.dpi  # [in]
+    per_inch = float(np.max(spans / sizes))  # [m/in] the content of every panel fits
+    for ax, size in zip(axes, sizes, strict=True):
+        cx, cy = np.mean(ax.get_xlim()), np.mean(ax.get_ylim())
+        half = per_inch * size / 2
+        ax.set_xlim(cx - half[0], cx + half[0])
+        ax.set_ylim(cy - half[1], cy + half[1])

@@ -9,7 +9,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
-from bmc.drawing._base import _FORCE, Drawing, _arrow, _connectivity, _fit
+from bmc.drawing._base import Drawing, _connectivity
+from bmc.drawing._describe import _number
+from bmc.drawing._draw import _arrow, _fit
+from bmc.plotting import ROLES, legend_outside
 
 __all__ = ["Animation", "animation", "strobe"]
 
@@ -77,6 +80,7 @@ def strobe(
     force_points: int | ArrayLike | None = None,
     force_scale: float | None = None,
     force_label: str = "force",
+    ground: float | str | None = "auto",
     spread: float = 0.0,
     cmap: str = "viridis",
     ax=None,
@@ -109,23 +113,31 @@ def strobe(
         pressure). Needed with ``forces``.
     force_scale : float, optional
         Arrow length per newton [m/N]; by default the largest force is 0.4 of the figure's
-        extent.
+        extent. A scale arrow of a round number of newtons is drawn below the postures.
     force_label : str, optional
         Legend entry of the forces.
+    ground : float, "auto" or None, optional
+        Height of the ground [m], drawn as a line with hatching below it. ``"auto"``
+        (default): where the forces act when they all act at one height (a ground reaction
+        at the centre of pressure), else none; ``None``: no ground.
     spread : float, optional
         Horizontal shift between consecutive drawn postures [m], to separate postures of a
         movement in place (a somersault, standing sway); the path and the forces shift with
         their frame, and the x axis then shows positions plus the shift. Default 0
         (postures drawn where they are).
     cmap : str, optional
-        Matplotlib colour map from early (light) to late (dark). Default ``"viridis"``.
+        Matplotlib colour map: the postures take its colours from 0.55 (early) to 0
+        (late), darker with time, all at least 3:1 against white for ``"viridis"``; the
+        colour bar gives the time of each colour. Default ``"viridis"``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw in; a new figure sized to the movement is made when omitted.
 
     Returns
     -------
     Drawing
-        ``frames`` is the number of postures drawn; ``arrows`` the forces.
+        ``frames`` is the number of postures drawn; ``arrows`` the forces (and the scale
+        arrow, ``kind`` ``"scale"``); :meth:`~Drawing.describe` says what moves over which
+        time, the traced path's extent and the largest force.
 
     Examples
     --------
@@ -188,42 +200,106 @@ def strobe(
 
         _, ax = plt.subplots(figsize=_figsize(pts[drawn], 7.0, colour_bar=True),
                              layout="constrained")
-    d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn))
-    colours = mpl.colormaps[cmap](np.linspace(0.15, 0.9, len(drawn)))
-    alphas = np.linspace(0.45, 1.0, len(drawn))
+    d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn), kind="strobe",
+                facts={"every": every, "n_frames": n_frames, "n_points": pts.shape[1],
+                       "segments": len(pairs), "times": times, "drawn": drawn,
+                       "path_label": path_label, "force_label": force_label,
+                       "spread": float(spread)})
+    shade = np.linspace(0.55, 0.0, len(drawn))  # early light, late dark
+    colours = mpl.colormaps[cmap](shade)
+    alphas = np.linspace(0.6, 1.0, len(drawn))
     for c, a, f in zip(colours, alphas, drawn, strict=True):
         for i, j in pairs:
             ax.plot(pts[f, [i, j], 0], pts[f, [i, j], 1], color=c, alpha=a, lw=2.0,
                     solid_capstyle="round")
         ax.plot(pts[f, :, 0], pts[f, :, 1], "o", color=c, alpha=a, ms=3.5)
     extent = [flat]
+    handles = []
     if path_xy is not None:
-        ax.plot(path_xy[:, 0], path_xy[:, 1], ls="--", color="0.25", lw=1.2, label=path_label)
+        (line,) = ax.plot(path_xy[:, 0], path_xy[:, 1], ls="--", color=ROLES["guide"], lw=1.4,
+                          label=path_label)
+        handles.append(line)
         d.points["path"] = path_xy
         extent.append(path_xy)
     if force is not None:
         mags = np.hypot(force[:, 0], force[:, 1])
         scale = (0.4 * size / (mags.max() or 1.0)) if force_scale is None else force_scale
+        if not np.isfinite(scale) or scale <= 0:
+            raise ValueError(f"force_scale [m/N] must be a positive number; got {force_scale!r}")
         for k, f in enumerate(drawn):
             if mags[f] == 0:
                 continue
-            _arrow(d, where[f], scale * force[f], label=force_label, text=None,
-                   vector=force[f], kind="force", color=_FORCE, offset=0.0)
-            d.arrows[-1].artist.arrow_patch.set_alpha(alphas[k])
+            arrow = _arrow(d, where[f], scale * force[f], label=force_label, text=None,
+                           vector=force[f], kind="force", color=ROLES["force"])
+            arrow.artist.set_gid(f"bmc-series|{force_label}")
+            arrow.artist.arrow_patch.set_alpha(alphas[k])
             extent.append(np.vstack([where[f], where[f] + scale * force[f]]))
-        ax.plot([], [], color=_FORCE, lw=2.0, label=force_label)
+        handles.append(ax.plot([], [], color=ROLES["force"], lw=2.0, label=force_label)[0])
+        d.facts.update(force_scale=scale, forces=force, force_points=where)
+        if isinstance(ground, str) and ground == "auto":
+            heights = where[drawn, 1]
+            ground = float(heights.mean()) if np.ptp(heights) < 1e-3 else None
+    elif isinstance(ground, str) and ground == "auto":
+        ground = None
+    if ground is not None:
+        ground = float(as_array(ground, "ground", unit="m"))
     norm = mpl.colors.Normalize(*((times[0], times[-1]) if times is not None
                                   else (0, n_frames - 1)))
     sm = mpl.cm.ScalarMappable(norm=norm, cmap=mpl.colors.ListedColormap(
-        mpl.colormaps[cmap](np.linspace(0.15, 0.9, 256))))
+        mpl.colormaps[cmap](np.linspace(0.55, 0.0, 256))))
     bar = ax.figure.colorbar(sm, ax=ax, shrink=0.8, pad=0.02)
     bar.set_label("time [s]" if times is not None else "frame")
-    _fit(ax, np.vstack(extent), margin=0.08 * size)
+    everything = np.vstack(extent)
+    bottom = float(everything[:, 1].min())
+    if ground is not None:
+        bottom = min(bottom, ground) - 0.06 * size  # the hatched band below the ground
+        d.facts["ground"] = ground
+    if force is not None:
+        bottom = _scale_arrow(d, scale, mags.max(), everything, bottom - 0.08 * size)
+    _fit(ax, np.vstack([everything, [[everything[0, 0], bottom]]]), margin=0.06 * size)
+    if ground is not None:
+        _ground(ax, ground, 0.06 * size)
     if spread:
         ax.set_xlabel(f"x [m], postures shifted {spread:g} m apart")
-    if path_xy is not None or force is not None:
-        ax.legend(loc="best", fontsize="small", framealpha=0.8)
+    if handles:  # below the axes, where it covers no posture
+        legend_outside(ax, handles)
     return d
+
+
+def _nice(value: float) -> float:
+    """Return the largest 1, 2 or 5 times a power of ten not above ``value``."""
+    power = 10.0 ** np.floor(np.log10(value))
+    return max(m * power for m in (1.0, 2.0, 5.0) if m * power <= value)
+
+
+def _scale_arrow(d: Drawing, scale: float, largest: float, drawn: np.ndarray,
+                 y: float) -> float:
+    """Draw a horizontal arrow of a round force at height ``y`` [m], labelled with its value.
+
+    Left-aligned with the drawing; returns the lowest height it takes [m].
+    """
+    newtons = _nice(0.5 * largest) if largest > 0 else 1.0
+    x0 = float(drawn[:, 0].min())
+    tail, delta = np.array([x0, y]), np.array([scale * newtons, 0.0])
+    d.ax.annotate("", xy=tail + delta, xytext=tail, zorder=7,
+                  arrowprops={"arrowstyle": "-|>,head_width=0.3,head_length=0.6",
+                              "color": ROLES["force"], "lw": 2.0, "shrinkA": 0, "shrinkB": 0})
+    d.ax.annotate(f"{_number(newtons)} N", xy=tuple(tail + delta), xytext=(6, 0),
+                  textcoords="offset points", ha="left", va="center", fontsize=9,
+                  color=ROLES["force"])
+    d.labels.append(f"{_number(newtons)} N")
+    d.facts["scale_newtons"] = newtons
+    return y - 0.02 * max(np.ptp(drawn[:, 1]), np.ptp(drawn[:, 0]))
+
+
+def _ground(ax, height: float, depth: float) -> None:
+    """Draw the ground: a line at ``height`` [m], a hatched band ``depth`` [m] below it."""
+    x0, x1 = ax.get_xlim()
+    ax.fill_between([x0, x1], height - depth, height, facecolor="none", hatch="////",
+                    edgecolor="0.6", lw=0.0, zorder=0)
+    ax.plot([x0, x1], [height, height], color="0.2", lw=1.5, zorder=0.5, gid="bmc-ground",
+            label="_ground")
+    ax.set_xlim(x0, x1)
 
 
 class Animation:
@@ -232,8 +308,9 @@ class Animation:
     Built by :func:`animation`. Displayed in a notebook it offers both representations:
     JupyterLab with a kernel shows the player of :func:`bmc.widgets.animation.player`
     (Play button, frame slider, the posture of the current frame drawn by the browser from
-    poses sent once); a page rendered without a kernel (nbconvert HTML, nbviewer) shows
-    the strobe picture, stored as ``image/png`` beside the widget.
+    poses sent once); a page rendered without a kernel (nbconvert HTML, nbviewer, the
+    course website) shows the strobe picture, stored as ``image/png`` beside the widget and
+    as ``text/html`` (the picture with the strobe's description as its ``alt``).
 
     Attributes
     ----------
@@ -241,6 +318,9 @@ class Animation:
         The postures [m].
     strobe_png : bytes
         The static strobe picture (PNG).
+    strobe_drawing : Drawing
+        The strobe drawn in that picture (its :meth:`~Drawing.describe` is the picture's
+        text alternative).
     """
 
     def __init__(self, poses: np.ndarray, pairs: list[tuple[int, int]], times, interval: int,
@@ -255,14 +335,21 @@ class Animation:
         self._widget = None
 
     # static representation ------------------------------------------------------
-    def _strobe_png(self, kwargs: dict) -> bytes:
+    def _strobe_drawing(self, kwargs: dict) -> Drawing:
+        """Draw the static strobe on a new figure (not managed by pyplot)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
 
         fig = Figure(figsize=_figsize(self.poses, 6.5, colour_bar=True), layout="constrained")
-        ax = fig.add_subplot()
-        strobe(self.poses, segments=self._pairs, times=self._times, ax=ax, **kwargs)
+        FigureCanvasAgg(fig)  # for measuring the labels while the limits are fitted
+        return strobe(self.poses, segments=self._pairs, times=self._times,
+                      ax=fig.add_subplot(), **kwargs)
+
+    def _strobe_png(self, kwargs: dict) -> bytes:
+        self.strobe_drawing = self._strobe_drawing(kwargs)
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=self._dpi)
+        self.strobe_drawing.ax.figure.savefig(buf, format="png", dpi=self._dpi,
+                                              bbox_inches="tight")
         return buf.getvalue()
 
     # interactive representation -------------------------------------------------
@@ -287,11 +374,15 @@ class Animation:
             self._widget = self._build()
         return self._widget
 
-    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from bmc.plotting import figure_html
+
+        alt = self.strobe_drawing.describe()
         bundle = dict(self.widget._repr_mimebundle_())
         bundle["image/png"] = self.strobe_png
+        bundle["text/html"] = figure_html(self.strobe_png, alt)  # a static page: img with alt
         bundle["text/plain"] = repr(self)
-        return bundle
+        return bundle, {"image/png": {"alt": alt}}
 
     def __repr__(self) -> str:
         return f"Animation({self.poses.shape[0]} frames, {self.poses.shape[1]} points)"

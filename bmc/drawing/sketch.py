@@ -8,20 +8,18 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
-from bmc.drawing._base import (
-    _ANGLE,
-    _GRAVITY,
-    Arrow,
-    Drawing,
+from bmc.drawing._base import Arrow, Drawing, _connectivity
+from bmc.drawing._draw import (
     _capsule,
     _com_symbol,
-    _connectivity,
     _curved,
     _fit,
     _hinge,
+    _label,
     _new_axes,
-    _text,
 )
+from bmc.planar import PlanarModel
+from bmc.plotting import ROLES
 
 __all__ = ["model_sketch"]
 
@@ -30,12 +28,30 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def _is_chain(model) -> bool:
-    return hasattr(model, "joint_positions") and hasattr(model, "com_positions")
+def _model_points(model: PlanarModel, q: ArrayLike | None):
+    """Points, segments (index pairs) and centres of mass of any planar model at ``q``."""
+    if q is None:
+        raise ValueError(f"q is needed to draw a model: its {model.k} coordinates [rad] (for a "
+                         "chain one joint angle per link)")
+    (q,) = model.check_state(q=q)
+    if q.ndim != 1:
+        raise ValueError(f"q must be one frame, shape ({model.k},); got shape {q.shape}")
+    ends = np.vstack([model.proximal_positions(q), model.distal_positions(q)])
+    # one point where a joint meets its parent's end (a chain's elbow), as many as needed
+    pts: list[np.ndarray] = []
+    index = []
+    for p in ends:
+        same = [i for i, r in enumerate(pts) if np.allclose(r, p, rtol=0, atol=1e-12)]
+        if not same:
+            pts.append(p)
+        index.append(same[0] if same else len(pts) - 1)
+    n = model.n
+    pairs = [(index[i], index[n + i]) for i in range(n)]
+    return np.array(pts), pairs, model.com_positions(q)
 
 
 def model_sketch(
-    model,
+    model: PlanarModel | ArrayLike,
     q: ArrayLike | None = None,
     *,
     parents: Sequence[int] | None = None,
@@ -53,11 +69,12 @@ def model_sketch(
 
     Parameters
     ----------
-    model : bmc.chain.PlanarChain or array_like, shape (k, 2)
-        A chain (drawn at ``q``), or the positions of the points [m] of any planar model
-        (joints and end points; for a tree give ``parents`` or ``segments``).
-    q : array_like, shape (n,), optional
-        Joint coordinates [rad]; needed for a chain.
+    model : bmc.planar.PlanarModel or array_like, shape (k, 2)
+        A planar model (a chain, a tree, Kuo's standing body, any new one), drawn at
+        ``q``, or the positions of points [m] (joints and end points; for a tree give
+        ``parents`` or ``segments``).
+    q : array_like, shape (k,), optional
+        The model's coordinates [rad, m]; needed for a model.
     parents : sequence of int, optional
         For points: the parent point of each point, ``-1`` for a root; the segments join
         each point to its parent. Default: a chain in the order of the points.
@@ -115,23 +132,15 @@ def model_sketch(
     ...                              reference=np.pi / 2)
     >>> plt.close("all")
 
-    A :class:`bmc.reactions.PlanarTree` at coordinates ``q``, whose segments hang from points
-    along their parents: give each segment's two ends as points and the pairs as
-    ``segments``::
+    A :class:`bmc.tree.PlanarTree` is drawn from its coordinates ``q`` the same way, its
+    segments hanging from points along their parents::
 
-        ends = np.vstack([tree.joint_positions(q), tree.distal_positions(q)])
-        model_sketch(ends, segments=[(i, tree.n + i) for i in range(tree.n)],
-                     angles="segment", reference=np.pi / 2)
+        model_sketch(tree, q, angles="segment", reference=np.pi / 2)
     """
     if angles not in ("joint", "segment", None):
         raise ValueError(f'angles must be "joint", "segment" or None; got {angles!r}')
-    if _is_chain(model):
-        if q is None:
-            raise ValueError("q [rad] is needed to draw a chain: one joint angle per link")
-        q = as_array(q, "q", unit="rad", last=model.n, ndim=1)
-        pts = model.joint_positions(q)
-        coms = model.com_positions(q)
-        pairs = _connectivity(len(pts), None, None)
+    if isinstance(model, PlanarModel):
+        pts, pairs, coms = _model_points(model, q)
     else:
         pts = as_array(model, "model points", unit="m", last=2, ndim=2)
         pairs = _connectivity(len(pts), parents, segments)
@@ -144,15 +153,14 @@ def model_sketch(
     size = float(np.ptp(pts, axis=0).max()) or float(seg_len.max())
     created = ax is None
     ax = _new_axes(ax)
-    d = Drawing(ax, points={"joints": pts})
+    d = Drawing(ax, points={"joints": pts}, kind="model sketch",
+                facts={"segments": pairs, "angle_meaning": {}, "chain": q is not None})
     for j, (a, b) in enumerate(pairs):
         _capsule(ax, pts[a], pts[b], 0.035 * size)
         if numbers:
-            mid = (pts[a] + pts[b]) / 2
             u = (pts[b] - pts[a]) / seg_len[j]
-            where = mid + 0.06 * size * np.array([-u[1], u[0]])
-            _text(d, where, str(j + 1), fontsize=9,
-                  bbox={"boxstyle": "circle,pad=0.2", "fc": "white", "ec": "0.3"})
+            _label(d, (pts[a] + pts[b]) / 2, str(j + 1), angle=float(np.arctan2(u[0], -u[1])),
+                   color="k", fontsize=9, boxed=True, gaps=(6.0, 12.0, 20.0))
     for p in pts:
         _hinge(ax, p, 0.012 * size)
     if coms is not None:
@@ -176,24 +184,31 @@ def model_sketch(
             phi = np.arctan2(*(pts[b] - pts[a])[::-1])
             ref = float(refs[j])
             parent = parent_of.get(a)
+            meaning = f"segment {j + 1} from {_reference_words(ref)}"
             if angles == "joint" and parent is not None:
                 pa, pb = pairs[parent]
                 ref = np.arctan2(*(pts[pb] - pts[pa])[::-1])
+                meaning = f"segment {j + 1} relative to segment {parent + 1}"
             value = (phi - ref + np.pi) % (2 * np.pi) - np.pi
             radius = 0.3 * min(seg_len[j], seg_len[parent] if parent is not None and
                                angles == "joint" else seg_len[j]) * (1 + 0.6 * nested)
             ref_end = pts[a] + 1.3 * radius * np.array([np.cos(ref), np.sin(ref)])
-            ax.plot(*np.column_stack([pts[a], ref_end]), ls="--", color="0.5", lw=1.0)
+            ax.plot(*np.column_stack([pts[a], ref_end]), ls="--", color=ROLES["guide"],
+                    lw=1.0, gid="bmc-guide")
             if abs(value) > 1e-6:
-                _curved(d, pts[a], radius, ref, value, color=_ANGLE, lw=1.3)
+                _curved(d, pts[a], radius, ref, value, color=ROLES["angle"], lw=1.3,
+                        gid="bmc-angle")
             mid = ref + value / 2
-            where = pts[a] + 1.45 * radius * np.array([np.cos(mid), np.sin(mid)])
-            d.angles[f"{symbol}_{{{j + 1}}}"] = float(value)
-            text = f"${symbol}_{{{j + 1}}}$"
+            name = f"{symbol}_{{{j + 1}}}"
+            d.angles[name] = float(value)
+            d.facts["angle_meaning"][name] = meaning
+            text = f"${name}$"
             if values:
                 text += f" = {np.degrees(value):.0f}°"
-            _text(d, where, text, color=_ANGLE, fontsize=9)
-            extent.append(np.vstack([ref_end, where]))
+            _label(d, pts[a] + radius * np.array([np.cos(mid), np.sin(mid)]), text,
+                   angle=float(mid), color=ROLES["angle"], fontsize=9)
+            extent.append(np.vstack([ref_end, pts[a] + 1.2 * radius * np.array(
+                [np.cos(mid), np.sin(mid)])]))
     _fit(ax, np.vstack(extent), margin=0.12 * size, resize=created)
     if gravity:
         # in the corner of the axes farthest from every drawn point
@@ -204,10 +219,23 @@ def model_sketch(
         x, top = max(corners, key=lambda c: np.hypot(*(frac - [c[0], c[1] - 0.08]).T).min())
         tail, head = np.array([x, top]), np.array([x, top - 0.17])
         artist = ax.annotate("", xy=head, xytext=tail, xycoords="axes fraction",
-                             arrowprops={"arrowstyle": "-|>", "color": _GRAVITY, "lw": 2.0})
+                             arrowprops={"arrowstyle": "-|>", "color": ROLES["weight"],
+                                         "lw": 2.0})
+        artist.set_gid("bmc-gravity")
         d.arrows.append(Arrow("g", "gravity", tail, np.array([0.0, -1.0]), head - tail,
-                              artist))
-        ax.text(x + 0.025, top - 0.09, "$g$", transform=ax.transAxes, color=_GRAVITY,
+                              artist, symbol="g"))
+        ax.text(x + 0.025, top - 0.09, "$g$", transform=ax.transAxes, color=ROLES["weight"],
                 fontsize=11)
         d.labels.append("$g$")
     return d
+
+
+def _reference_words(angle: float) -> str:
+    """Write a reference direction [rad] in words."""
+    deg = float(np.degrees(angle)) % 360.0
+    named = {0.0: "the forward horizontal (+x)", 90.0: "the upward vertical",
+             180.0: "the backward horizontal (-x)", 270.0: "the downward vertical"}
+    for where, words in named.items():
+        if min(abs(deg - where), 360.0 - abs(deg - where)) < 1e-6:
+            return words
+    return f"the direction {deg:.0f} degrees from +x"

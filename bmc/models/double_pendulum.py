@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import BMCWarning, allocation, as_array, gravity, integer, positive
+from bmc.constants import G
 
 #: Most Euler steps one call may take (about a microsecond each: under a minute).
 _MAX_STEPS = 50_000_000
@@ -97,7 +98,8 @@ class DoublePendulum:
     l1, l2 : float, optional
         Rod lengths [m] (default 1 and 0.5, the source's values).
     g : float, optional
-        Gravitational acceleration [m/s^2], acting along -y (default 9.81).
+        Gravitational acceleration [m/s^2], acting along -y (default
+        :data:`bmc.constants.G`, 9.81).
 
     Examples
     --------
@@ -107,7 +109,7 @@ class DoublePendulum:
     """
 
     def __init__(self, m1: float = 1.0, m2: float = 1.0, l1: float = 1.0, l2: float = 0.5,
-                 g: float = 9.81) -> None:
+                 g: float = G) -> None:
         setattr_ = super().__setattr__
         setattr_("m1", positive(m1, "m1", unit="kg"))
         setattr_("m2", positive(m2, "m2", unit="kg"))

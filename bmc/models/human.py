@@ -33,7 +33,8 @@ from numpy.typing import ArrayLike
 
 from bmc import anthropometry as am
 from bmc._validation import as_array, frames
-from bmc.tree import G, PlanarTree
+from bmc.constants import G
+from bmc.tree import PlanarTree
 
 __all__ = ["CONTACT_FRACTION", "JOINTS", "SEGMENTS", "human_model", "leg_reactions",
            "leg_segments", "paper_formulas"]
@@ -210,10 +211,9 @@ def leg_reactions(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike
         ``[lambda_1, ..., lambda_6]``: hip x, y, knee x, y, ankle x, y [N].
     """
     legs = leg_segments(model)
-    q, qd = model.check_coordinates(q), model.check_coordinates(qd, "qd", "m/s, rad/s")
-    qdd = model.check_coordinates(qdd, "qdd", "m/s^2, rad/s^2")
+    q, qd, qdd = model.check_state(q=q, qd=qd, qdd=qdd)
     R = as_array(contact_force, "contact_force", unit="N", last=2)
-    frames(("q", q, 1), ("qd", qd, 1), ("qdd", qdd, 1), ("contact_force", R, 1))
+    frames(("q", q, 1), ("contact_force", R, 1))
     phi = [q[..., 2 + i] for i in legs]
     lam = _leg_equations(
         qdd[..., 0], qdd[..., 1], tuple(np.sin(p) for p in phi), tuple(np.cos(p) for p in phi),

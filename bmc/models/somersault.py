@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike
 from bmc._validation import number, plausible, positive, tolerance
 from bmc.kinematics import cross2, minimum_jerk_profile, perp
 from bmc.models.human import SEGMENTS, human_model
+from bmc.planar import InverseDynamics
 from bmc.tree import PlanarTree
 
 __all__ = ["Motion", "somersault"]
@@ -89,6 +90,32 @@ class Motion:
         return self.model.applied_forces(self.q, torques=torques, contact_force=R,
                                          contact_point=self.contact_point,
                                          contact_moment=self.contact_moment)
+
+    def contact_inverse_dynamics(self, *, contact_force: ArrayLike | None = None
+                                 ) -> InverseDynamics:
+        """Inverse dynamics of the motion at its contact point (eq. 2.9).
+
+        The bed's force and free moment are computed from the motion, or the force given
+        (e.g. a noisy measurement) is used and the moment computed:
+        :meth:`bmc.planar.PlanarModel.contact_inverse_dynamics` with this motion's ``q``,
+        ``qd``, ``qdd`` and ``contact_point``.
+        """
+        return self.model.contact_inverse_dynamics(self.q, self.qd, self.qdd,
+                                                   contact_point=self.contact_point,
+                                                   contact_force=contact_force)
+
+    def reactions_newton_euler(self) -> tuple[np.ndarray, np.ndarray]:
+        """Leg reactions and torques by the Newton-Euler recursion from the bed's load.
+
+        :func:`bmc.reactions.reactions_newton_euler` with this motion's state, contact
+        force, contact point and free moment: reactions (N, 6) [N] and torques (N, 3)
+        [N m] at hip, knee and ankle.
+        """
+        from bmc.reactions import reactions_newton_euler
+
+        return reactions_newton_euler(self.model, self.q, self.qd, self.qdd,
+                                      self.contact_force, self.contact_point,
+                                      contact_moment=self.contact_moment)
 
 
 # Relative joint angles (child minus parent) [rad] for hip, knee, ankle, shoulder, elbow,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bmc._validation import allocation, plausible, positive
+from bmc.constants import STANDARD_GRAVITY
 
 __all__ = ["Stance", "stance_example"]
 
@@ -29,8 +30,8 @@ class Stance:
     """Inputs of a foot-shank inverse-dynamics problem over a stance phase.
 
     Segment 0 is the foot, segment 1 the shank; arrays have time on axis 0. The argument
-    names match :func:`bmc.matrix_form.joint_loads`, so ``joint_loads(stance)`` (or
-    ``joint_loads(**stance.inputs())``) solves it.
+    names match :func:`bmc.matrix_form.joint_loads`, so ``joint_loads(**stance.inputs())``
+    solves it.
 
     Attributes
     ----------
@@ -222,7 +223,7 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
     acm = np.stack([acm_f, acm_s], axis=1)
     rp = np.stack([ankle[..., 0], knee], axis=1)
 
-    weight = body_mass * 9.80665
+    weight = body_mass * STANDARD_GRAVITY
     # Walking's vertical force (Winter 2009; Perry & Burnfield 2010):
     # two humps of about 1.15 body weight near 25 % and 75 % of stance, a valley of about
     # 0.78 body weight at mid-stance. a sin(pi s) + b sin(3 pi s) = sin(pi s) (a + 3b -

@@ -7,7 +7,7 @@ the experiment rather than the method:
 
 - :class:`FourSegmentModel`, the body of Kuo's Appendix A (foot fixed on the force plate,
   shank, thigh, head-arms-trunk) with the parameters :data:`KUO_PARAMETERS`, built on
-  :class:`bmc.chain.PlanarChain`: the equations of motion in segment angles,
+  :class:`bmc.planar.PlanarModel`: the equations of motion in segment angles,
   ``M(phi) phidd + h(phi, phid) = Q tau``, and the ground reaction
   ``y = [T, Fx, Fy] = C(phi) phidd + d(phi, phid)``;
 - :func:`simulate_sway`, the exact trial (:class:`Sway`): sway about :data:`POSTURE`
@@ -46,8 +46,9 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, frames, in_range, integer, plausible, positive
-from bmc.kinematics import cross2, lever_kinematics
+from bmc._validation import as_array, in_range, integer, plausible, positive
+from bmc.constants import G
+from bmc.planar import PlanarModel
 
 __all__ = [
     "KUO_PARAMETERS",
@@ -75,13 +76,14 @@ KUO_PARAMETERS = {
 
 
 # --------------------------------------------------------------------------- the model
-class FourSegmentModel:
+class FourSegmentModel(PlanarModel):
     r"""Kuo's four-segment standing body: foot fixed on the force plate, three moving links.
 
-    Segment 1 (the foot) is a rigid link from the force-plate origin to the ankle, held at
-    the constant angle ``foot_angle``; segments 2-4 (shank, thigh, head-arms-trunk) form a
-    :class:`bmc.chain.PlanarChain` hinged at the ankle. Markers sit on the joint centres:
-    plate origin, ankle, knee, hip and the top of the HAT.
+    A :class:`bmc.planar.PlanarModel` with a fixed base at the force-plate origin: segment 1
+    (the foot) is a rigid link from the origin to the ankle, held at the constant angle
+    ``foot_angle``; segments 2-4 (shank, thigh, head-arms-trunk) turn, and their angles
+    from +x are the coordinates ``phi``. Markers sit on the joint centres: plate origin,
+    ankle, knee, hip and the top of the HAT.
 
     Parameters
     ----------
@@ -93,27 +95,30 @@ class FourSegmentModel:
         Constant angle of the foot segment from +x [rad] (keyword-only). The paper does not
         give it; the default 0.47 rad puts the ankle 8 cm above the plate.
     g : float, optional
-        Gravitational acceleration [m/s^2] along -y (keyword-only). Default 9.81.
+        Gravitational acceleration [m/s^2] along -y (keyword-only). Default
+        :data:`bmc.constants.G`.
 
     Attributes
     ----------
     chain : bmc.chain.PlanarChain
-        The moving shank-thigh-HAT chain in joint coordinates, hinged at the ankle.
+        The moving shank-thigh-HAT chain in joint coordinates, hinged at the ankle (what
+        :func:`simulate_sway` integrates).
     ankle : numpy.ndarray, shape (2,)
         Position of the ankle [m] in the force-plate frame.
     Q : numpy.ndarray, shape (3, 3)
-        Maps joint torques to segment torques: ``(Q tau)_i = tau_{i-1} - tau_i``.
+        Maps joint torques to segment torques: ``(Q tau)_i = tau_{i-1} - tau_i`` (the
+        model's :attr:`~bmc.planar.PlanarModel.torque_matrix`).
 
     Notes
     -----
     In segment angles :math:`\phi` (shank, thigh, HAT) the equations of motion read
-    :math:`M_\phi(\phi)\ddot\phi + h(\phi, \dot\phi) = Q\tau` with
-    :math:`M_\phi = Q M_q Q^T` and :math:`h = Q(C_q + G_q)`, where :math:`M_q, C_q, G_q`
-    are the chain's terms in joint coordinates (:math:`\phi = T q`, :math:`Q = T^{-T}`).
+    :math:`M_\phi(\phi)\ddot\phi + h(\phi, \dot\phi) = Q\tau`
+    (:meth:`~bmc.planar.PlanarModel.mass_matrix`, :meth:`~bmc.planar.PlanarModel.bias_forces`).
     The ground reaction follows from the balance of linear momentum and of angular
     momentum about the plate origin (the foot does not move):
     :math:`F = \sum_k m_k (\ddot x_k + g\hat y)` and
-    :math:`T = \sum_k (I_k \ddot\phi_k + m_k\, x_k \times \ddot x_k) + g \sum_k m_k x_k`.
+    :math:`T = \sum_k (I_k \ddot\phi_k + m_k\, x_k \times \ddot x_k) + g \sum_k m_k x_k`
+    (:meth:`~bmc.planar.PlanarModel.base_reaction`).
 
     Examples
     --------
@@ -125,6 +130,8 @@ class FourSegmentModel:
     [119.7    0.   678.66]
     """
 
+    coordinates = "phi"
+
     def __init__(
         self,
         lengths: ArrayLike = KUO_PARAMETERS["lengths"],
@@ -133,7 +140,7 @@ class FourSegmentModel:
         inertias: ArrayLike = KUO_PARAMETERS["inertias"],
         *,
         foot_angle: float = 0.47,
-        g: float = 9.81,
+        g: float = G,
     ) -> None:
         from bmc.chain import PlanarChain
 
@@ -149,31 +156,31 @@ class FourSegmentModel:
                     f"got shape {arr.shape}"
                 )
             values[name] = arr
-        self.lengths = values["lengths"]
-        self.com = values["com"]
-        self.masses = values["masses"]
-        self.inertias = values["inertias"]
         self.foot_angle = plausible(
             float(as_array(foot_angle, "foot_angle", unit="rad", ndim=0)), "foot_angle",
             unit="rad", low=-np.pi / 2, high=np.pi / 2,
             quantity="heel-to-ankle angle above the ground",
             units={"degrees": np.pi / 180})
-        self.g = positive(g, "g", unit="m/s^2", allow_zero=True)
+        g = positive(g, "g", unit="m/s^2", allow_zero=True)
         # PlanarChain checks the moving segments' parameters and explains what is wrong.
-        self.chain = PlanarChain(
-            self.lengths[1:], self.com[1:], self.masses[1:], self.inertias[1:], g=self.g
-        )
-        if not (0 <= self.com[0] <= self.lengths[0]) or self.masses[0] <= 0:
+        self.chain = PlanarChain(values["lengths"][1:], values["com"][1:],
+                                 values["masses"][1:], values["inertias"][1:], g=g)
+        if not (0 <= values["com"][0] <= values["lengths"][0]) or values["masses"][0] <= 0:
             raise ValueError(
                 "the foot needs 0 <= com[0] <= lengths[0] [m] and masses[0] > 0 [kg]; got "
-                f"com {self.com[0]}, length {self.lengths[0]}, mass {self.masses[0]}"
+                f"com {values['com'][0]}, length {values['lengths'][0]}, mass "
+                f"{values['masses'][0]}"
             )
+        # a chain on the plate origin whose first link, the foot, does not turn
+        super().__init__([-1, 0, 1, 2], np.concatenate([[0.0], values["lengths"][:-1]]),
+                         values["lengths"], values["com"], values["masses"], values["inertias"],
+                         angle_map=np.eye(4, 3, k=-1), angle_offset=[foot_angle, 0, 0, 0],
+                         names=["foot", "shank", "thigh", "HAT"],
+                         joint_names=["ankle", "knee", "hip"], g=g)
         foot = np.array([np.cos(self.foot_angle), np.sin(self.foot_angle)])
         self.ankle = self.lengths[0] * foot
         self.foot_com = self.com[0] * foot
-        # levers[k, j]: length along segment j's direction in moving segment k's COM.
-        self._levers = self.chain.levers
-        self.Q = np.eye(3) - np.eye(3, k=1)
+        self.Q = self.torque_matrix
 
     def __repr__(self) -> str:
         return (
@@ -182,17 +189,7 @@ class FourSegmentModel:
             f"foot_angle={self.foot_angle}, g={self.g})"
         )
 
-    @property
-    def total_mass(self) -> float:
-        """Body mass [kg], the foot included."""
-        return float(self.masses.sum())
-
     # ------------------------------------------------------------------ coordinates
-    @staticmethod
-    def _angles(value: ArrayLike, name: str, unit: str = "rad") -> np.ndarray:
-        arr = as_array(value, name, unit=unit, last=3)
-        return arr
-
     def to_joint_angles(self, phi: ArrayLike) -> np.ndarray:
         """Joint coordinates of the moving chain (shank angle, knee, hip) [rad].
 
@@ -206,7 +203,7 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 3)
             ``[phi_shank, phi_thigh - phi_shank, phi_HAT - phi_thigh]`` [rad] (or rates).
         """
-        return self.chain.from_segment_angles(self._angles(phi, "phi"))
+        return self.chain.from_segment_angles(as_array(phi, "phi", unit="rad", last=3))
 
     def joint_positions(self, phi: ArrayLike) -> np.ndarray:
         """Marker positions on the joint centres.
@@ -221,22 +218,8 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 5, 2)
             Plate origin, ankle, knee, hip and top of the HAT [m].
         """
-        moving = self.chain.joint_positions(self.to_joint_angles(phi)) + self.ankle
-        origin = np.zeros(moving.shape[:-2] + (1, 2))
-        return np.concatenate([origin, moving], axis=-2)
-
-    def com_positions(self, phi: ArrayLike) -> np.ndarray:
-        """Centres of mass of foot, shank, thigh and HAT [m], shape ``(..., 4, 2)``."""
-        moving = self.chain.com_positions(self.to_joint_angles(phi)) + self.ankle
-        foot = np.broadcast_to(self.foot_com, moving.shape[:-2] + (1, 2))
-        return np.concatenate([foot, moving], axis=-2)
-
-    def _kinematics(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, ...]:
-        """cos, sin, moving COM positions [m], centripetal accelerations [m/s^2] (..., 3, 2)."""
-        c, s = np.cos(phi), np.sin(phi)
-        r, _, acc = lever_kinematics(self._levers, np.stack([c, s], axis=-1), phid,
-                                     np.zeros_like(phid))
-        return c, s, self.ankle + r, acc
+        ends = self.distal_positions(phi)
+        return np.concatenate([np.zeros(ends.shape[:-2] + (1, 2)), ends], axis=-2)
 
     def com_accelerations(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
         """Accelerations of the four centres of mass [m/s^2], shape ``(..., 4, 2)``.
@@ -252,89 +235,16 @@ class FourSegmentModel:
         numpy.ndarray, shape (..., 4, 2)
             Row 0 (the foot) is zero.
         """
-        phi, phid, phidd = self.check_motion(phi, phid, phidd)
-        axes = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
-        acc = lever_kinematics(self._levers, axes, phid, phidd)[2]
-        return np.concatenate([np.zeros(acc.shape[:-2] + (1, 2)), acc], axis=-2)
+        return self.kinematics(phi, phid, phidd)[2]
 
-    def check_motion(self, *arrays: ArrayLike) -> tuple[np.ndarray, ...]:
-        """Return ``phi`` (and ``phid``, ``phidd`` if given) as checked float arrays.
-
-        Parameters
-        ----------
-        *arrays : array_like, shape (..., 3)
-            Segment angles [rad], then optionally angular velocities [rad/s] and
-            accelerations [rad/s^2] of shank, thigh and HAT, with the same frames.
-
-        Raises
-        ------
-        ValueError
-            If a trailing size is not 3 or the frames differ.
-        """
-        names = ("phi", "phid", "phidd")
-        units = ("rad", "rad/s", "rad/s^2")
-        out = tuple(
-            self._angles(a, n, u) for a, n, u in zip(arrays, names, units, strict=False)
-        )
-        frames(*((name, arr, 1) for name, arr in zip(names, out, strict=False)), equal=True)
-        return out
-
-    # ------------------------------------------------------------------ dynamics
-    def mass_matrix(self, phi: ArrayLike) -> np.ndarray:
-        """Mass matrix in segment angles, ``M_phi = Q M_q Q^T`` [kg m^2], shape (..., 3, 3)."""
-        mq = self.chain.mass_matrix(self.to_joint_angles(phi))
-        return self.Q @ mq @ self.Q.T
-
-    def bias_forces(self, phi: ArrayLike, phid: ArrayLike) -> np.ndarray:
-        """Velocity and gravity terms in segment angles, ``h = Q (C_q + G_q)`` [N m].
-
-        Parameters
-        ----------
-        phi, phid : array_like, shape (..., 3)
-            Segment angles [rad] and angular velocities [rad/s] of shank, thigh, HAT.
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., 3)
-            ``h`` such that ``M_phi phidd + h = Q tau`` [N m].
-        """
-        phi, phid = self.check_motion(phi, phid)
-        q, qd = self.to_joint_angles(phi), self.to_joint_angles(phid)
-        hq = self.chain.bias_forces(q, qd)
-        return np.einsum("ij,...j->...i", self.Q, hq)
-
-    def inverse_dynamics(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
-        """Joint torques from the motion alone (top-down), ``tau = Q^-1 (M phidd + h)``.
-
-        Parameters
-        ----------
-        phi, phid, phidd : array_like, shape (..., 3)
-            Segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., 3)
-            Ankle, knee and hip torques [N m].
-        """
-        phi, phid, phidd = self.check_motion(phi, phid, phidd)
-        q = self.to_joint_angles(phi)
-        return self.chain.inverse_dynamics(
-            q, self.to_joint_angles(phid), self.to_joint_angles(phidd)
-        )
-
-    def forward_dynamics(self, phi: ArrayLike, phid: ArrayLike, tau: ArrayLike) -> np.ndarray:
-        """Segment angular accelerations [rad/s^2] under joint torques ``tau`` [N m]."""
-        phi, phid = self.check_motion(phi, phid)
-        tau = as_array(tau, "tau", unit="N m", last=3)
-        qdd = self.chain.forward_dynamics(
-            self.to_joint_angles(phi), self.to_joint_angles(phid), tau
-        )
-        return np.cumsum(qdd, axis=-1)
-
+    # ------------------------------------------------------------------ the force plate
     def ground_reaction_terms(
         self, phi: ArrayLike, phid: ArrayLike
     ) -> tuple[np.ndarray, np.ndarray]:
         """Matrices of the ground reaction, ``y = C(phi) phidd + d(phi, phid)``.
+
+        The model's :meth:`~bmc.planar.PlanarModel.base_reaction_terms`: the load of the
+        plate on the foot at its origin.
 
         Parameters
         ----------
@@ -348,25 +258,7 @@ class FourSegmentModel:
         d : numpy.ndarray, shape (..., 3)
             ``T`` [N m], ``Fx, Fy`` [N]: centripetal and gravity parts.
         """
-        phi, phid = self.check_motion(phi, phid)
-        return self._ground_terms(phi, phid)
-
-    def _ground_terms(self, phi: np.ndarray, phid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        m = self.masses[1:]
-        c, s, r, acc = self._kinematics(phi, phid)
-        x, y, ax, ay = r[..., 0], r[..., 1], acc[..., 0], acc[..., 1]
-        w = m @ self._levers  # first moments of the levers [kg m]
-        c_torque = self.inertias[1:] + c * ((x * m) @ self._levers) + s * ((y * m) @ self._levers)
-        C = np.stack([c_torque, -w * s, w * c], axis=-2)
-        d = np.stack(
-            [
-                cross2(r, acc) @ m + self.g * (x @ m + self.masses[0] * self.foot_com[0]),
-                ax @ m,
-                ay @ m + self.g * self.total_mass,
-            ],
-            axis=-1,
-        )
-        return C, d
+        return self.base_reaction_terms(phi, phid)
 
     def ground_reaction(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
         """Ground reaction ``[T, Fx, Fy]`` on the foot for a given motion.
@@ -382,29 +274,7 @@ class FourSegmentModel:
             Torque about the force-plate origin [N m] and force [N] exerted by the plate
             on the foot.
         """
-        phi, phid, phidd = self.check_motion(phi, phid, phidd)
-        C, d = self._ground_terms(phi, phid)
-        return (C @ phidd[..., None])[..., 0] + d
-
-    def predict(self, phi: ArrayLike, phid: ArrayLike, tau: ArrayLike) -> np.ndarray:
-        """Measurements a set of joint torques implies, ``z = [T, Fx, Fy, phidd]``.
-
-        Parameters
-        ----------
-        phi, phid : array_like, shape (..., 3)
-            Segment angles [rad] and angular velocities [rad/s].
-        tau : array_like, shape (..., 3)
-            Ankle, knee, hip torques [N m].
-
-        Returns
-        -------
-        numpy.ndarray, shape (..., 6)
-            Ground reaction [N m, N, N] and segment accelerations [rad/s^2].
-        """
-        phidd = self.forward_dynamics(phi, phid, tau)
-        phi, phid = self.check_motion(phi, phid)
-        C, d = self._ground_terms(phi, phid)
-        return np.concatenate([(C @ phidd[..., None])[..., 0] + d, phidd], axis=-1)
+        return self.base_reaction(phi, phid, phidd)
 
 
 # --------------------------------------------------------------------------- the benchmark

@@ -1,14 +1,24 @@
-"""Exact checks of exercise set 4 (grader side: never shipped to students)."""
+"""Exact checks of exercise set 4 (grader side: never shipped to students).
+
+The right answers are those of :mod:`bmc.checks._gait_inverse_dynamics` (``answer_*``, from
+:func:`bmc.newton_euler.lower_limb`), here at the student's own samples and window.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import check_sign, check_value, problem
-from bmc.checks._gait_inverse_dynamics import _NB4
+from bmc.checks._core import check_value, problem
+from bmc.checks._gait_inverse_dynamics import (
+    _foot_inertial_moment,
+    answer_ankle_loads,
+    answer_rmse,
+    answer_signs,
+)
+from bmc.checks._practice import check_group
+from bmc.checks._sections import section
 
 __all__ = [
     "check_gait_foot_loads",
@@ -18,21 +28,11 @@ __all__ = [
 ]
 
 
-
-@lru_cache(maxsize=4)
-def _result(derivative: str = "central", quasi_static: bool = False):
-    from bmc import datasets
-    from bmc.newton_euler import lower_limb
-
-    run = datasets.load_running()
-    res = lower_limb(run.markers, run.grf, run.freq, run.segments, derivative=derivative,
-                     quasi_static=quasi_static)
-    return res, run
-
-
 def check_gait_signs(sign_ankle_moment: Any, sign_power_early: Any,
                      sign_power_late: Any) -> bool:
     """Question: signs of the ankle moment at mid-stance and of the ankle power.
+
+    Three signs have few possible values: the message names the concept only.
 
     Parameters
     ----------
@@ -48,16 +48,16 @@ def check_gait_signs(sign_ankle_moment: Any, sign_power_early: Any,
         ``True`` if all three are right.
     """
     p = problem("gait")
-    res, _ = _result()
-    hint = (f"{_NB4}, section 8 (joint powers): in stance the calf muscles pull the heel up, a "
-            "plantarflexor moment "
-            "that turns the foot toes-down, clockwise for a runner moving to +x; power = "
-            "moment x joint angular velocity is negative while the muscles lengthen "
-            "(absorption) and positive while they shorten (generation).")
-    check_sign("sign_ankle_moment", sign_ankle_moment, res.moments[int(p.k), 2], hint=hint)
-    check_sign("sign_power_early", sign_power_early, res.powers[int(p.k_early), 2], hint=hint)
-    return check_sign("sign_power_late", sign_power_late, res.powers[int(p.k_late), 2],
-                      hint=hint)
+    return check_group(
+        [("sign_ankle_moment", sign_ankle_moment, answer_signs(int(p.k), 2)[0]),
+         ("sign_power_early", sign_power_early, answer_signs(int(p.k_early), 2)[1]),
+         ("sign_power_late", sign_power_late, answer_signs(int(p.k_late), 2)[1])],
+        kind="sign",
+        hint=section("gait.powers", "in stance the calf muscles pull the heel up, a "
+                     "plantarflexor moment that turns the foot toes-down, clockwise for a "
+                     "runner moving to +x; power = moment x joint angular velocity is "
+                     "negative while the muscles lengthen (absorption) and positive while "
+                     "they shorten (generation)"))
 
 
 def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
@@ -75,25 +75,30 @@ def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
     bool
         ``True`` if both are right.
     """
-    k = int(problem("gait").k)
-    res, _ = _result()
-    hint = (f"{_NB4}, sections 3-4 (Newton-Euler, foot first): its centre of mass is at the "
-            "ankle marker "
-            "(fraction 0); take second differences (x[k+1] - 2 x[k] + x[k-1]) freq^2 of the "
-            "ankle position and of the ankle->toe angle; the ground reaction acts at "
-            "(COPx, 0); F_a = m a - m g - GRF with g = (0, -9.80665), then moments about "
-            "the centre of mass.")
-    check_value("Fa", Fa, res.forces[k, 2], rtol=1e-3, atol=1e-3, unit="N", hint=hint)
-    return check_value("Ma", Ma, res.moments[k, 2], rtol=1e-3, atol=1e-4, unit="N m",
-                       hint=hint)
-
-
-def _rmse(res, run) -> np.ndarray:
-    from bmc.signals import rmse
-
     p = problem("gait")
-    window = slice(int(p.start), int(p.stop))
-    return rmse(res.moments[window], run.true_moments[window])
+    k = int(p.k)
+    right_F, right_M = answer_ankle_loads(k)
+    early_F, early_M = answer_ankle_loads(k, derivative="diff2")
+    inertial = _foot_inertial_moment(k)
+    hint = section("gait.segment", "the foot's centre of mass is at the ankle marker "
+                   "(fraction 0); take second differences (x[k+1] - 2 x[k] + x[k-1]) freq^2 "
+                   "of the ankle position and of the ankle->toe angle; the ground reaction "
+                   "acts at (COPx, 0); F_a = m a - m g - GRF with g = (0, -9.80665), then "
+                   "moments about the centre of mass")
+    check_value("Fa", Fa, right_F, rtol=1e-3, atol=1e-3, unit="N", hint=hint,
+                mistakes=[("the force with accelerations one sample early", early_F)])
+    return check_value("Ma", Ma, right_M, rtol=1e-3, atol=1e-4, unit="N m", hint=hint,
+                       mistakes=[("the moment with accelerations one sample early",
+                                  early_M),
+                                 ("the moment with the foot's angle in degrees",
+                                  right_M + (np.degrees(1.0) - 1.0) * inertial),
+                                 ("the moment with the ground reaction's moment of the "
+                                  "wrong sign", 2 * inertial - right_M)])
+
+
+def _window() -> tuple[int, int]:
+    p = problem("gait")
+    return int(p.start), int(p.stop)
 
 
 def check_gait_seed_error(rmse_diff2: Any, rmse_central: Any) -> bool:
@@ -111,13 +116,18 @@ def check_gait_seed_error(rmse_diff2: Any, rmse_central: Any) -> bool:
     bool
         ``True`` if both are right.
     """
-    hint = (f"{_NB4}, section 5 (one sample early): bmc.newton_euler.lower_limb(markers, grf, "
-            "freq, segments, derivative=...) with 'diff2' and 'central', then the RMS of "
-            "(moments - true_moments) over data[p.start:p.stop], per joint (axis 0).")
-    check_value("rmse_diff2", rmse_diff2, _rmse(*_result("diff2")), rtol=1e-3, unit="N m",
-                hint=hint)
-    return check_value("rmse_central", rmse_central, _rmse(*_result("central")), rtol=1e-3,
-                       unit="N m", hint=hint)
+    start, stop = _window()
+    hint = section("gait.one_sample", "bmc.newton_euler.lower_limb(markers, grf, freq, "
+                   "segments, derivative=...) with 'diff2' and 'central', then the RMS of "
+                   "(moments - true_moments) over data[p.start:p.stop], per joint (axis 0)")
+    diff2 = answer_rmse(start, stop, derivative="diff2")
+    central = answer_rmse(start, stop)
+    check_value("rmse_diff2", rmse_diff2, diff2, rtol=1e-3, unit="N m", hint=hint,
+                mistakes=[("the mean square, without the square root", diff2**2),
+                          ("the error of the central differences", central)])
+    return check_value("rmse_central", rmse_central, central, rtol=1e-3, unit="N m",
+                       hint=hint, mistakes=[("the mean square, without the square root",
+                                             central**2)])
 
 
 def check_gait_quasi_static(rmse_quasi: Any) -> bool:
@@ -134,8 +144,12 @@ def check_gait_quasi_static(rmse_quasi: Any) -> bool:
     bool
         ``True`` if right.
     """
+    start, stop = _window()
+    quasi = answer_rmse(start, stop, quasi_static=True)
     return check_value(
-        "rmse_quasi", rmse_quasi, _rmse(*_result("central", True)), rtol=1e-3, unit="N m",
-        hint=f"{_NB4}, section 6 (the quasi-static approach): lower_limb(..., quasi_static=True) "
-        "neglects the linear and angular accelerations of every segment; compare with "
-        "true_moments over data[p.start:p.stop].")
+        "rmse_quasi", rmse_quasi, quasi, rtol=1e-3, unit="N m",
+        mistakes=[("the mean square, without the square root", quasi**2),
+                  ("the error with the accelerations kept", answer_rmse(start, stop))],
+        hint=section("gait.quasi_static", "lower_limb(..., quasi_static=True) neglects the "
+                     "linear and angular accelerations of every segment; compare with "
+                     "true_moments over data[p.start:p.stop]"))

@@ -1,4 +1,8 @@
-"""Exact checks of exercise set 6 (grader side: never shipped to students)."""
+"""Exact checks of exercise set 6 (grader side: never shipped to students).
+
+The right answers are those of :mod:`bmc.checks._least_squares` (``answer_*``, from
+:mod:`bmc.least_squares`), here on the student's own data.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import (
-    check_choice,
-    check_function,
-    check_value,
-    problem,
+from bmc.checks._core import check_function, check_value, problem
+from bmc.checks._least_squares import (
+    answer_bias,
+    answer_hip_factor,
+    answer_std,
+    answer_wls,
 )
-from bmc.checks._least_squares import _NB6
+from bmc.checks._practice import check_group
+from bmc.checks._sections import section
 
 __all__ = [
     "check_least_squares_bias",
@@ -23,8 +29,7 @@ __all__ = [
 
 
 def _wls_cases() -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray]]:
-    from bmc.least_squares import weighted_least_squares
-
+    """The grader's inputs for ``wls`` (other than the practice ones) and their answers."""
     rng = np.random.default_rng(8)
     cases = []
     for rows, cols, drop in ((6, 3, False), (5, 2, False), (6, 3, True)):
@@ -34,7 +39,7 @@ def _wls_cases() -> tuple[list[tuple[np.ndarray, ...]], list[np.ndarray]]:
         if drop:
             var[1] = np.inf
         cases.append((A, b, var))
-    return cases, [weighted_least_squares(*c).tau for c in cases]
+    return cases, [answer_wls(*c) for c in cases]
 
 
 def check_least_squares_wls(wls: Any) -> bool:
@@ -54,19 +59,10 @@ def check_least_squares_wls(wls: Any) -> bool:
     cases, expected = _wls_cases()
     return check_function(
         "wls", wls, cases, expected, rtol=1e-6, atol=1e-9,
-        hint=f"{_NB6}, section 3.3 (weighted least squares): tau = (A^T W^-1 A)^-1 A^T W^-1 b "
-             "with "
-        "W = diag(var); an infinite variance means a zero weight 1/var (avoid inf/inf), "
-        "and np.linalg.lstsq on the rows scaled by 1/sd is the stable way to solve it.")
-
-
-def _std_tau(var: np.ndarray) -> np.ndarray:
-    """Standard deviations [N m] of the estimated torques for variances ``var`` (inf: dropped)."""
-    from bmc.least_squares import weighted_least_squares
-
-    A = problem("least_squares").A
-    # (A^T W^-1 A)^-1 does not depend on b
-    return np.sqrt(np.diag(weighted_least_squares(A, np.zeros(len(A)), var).covariance))
+        hint=section("least_squares.wls", "tau = (A^T W^-1 A)^-1 A^T W^-1 b with W = "
+                     "diag(var); an infinite variance means a zero weight 1/var (avoid "
+                     "inf/inf), and np.linalg.lstsq on the rows scaled by 1/sd is the "
+                     "stable way to solve it"))
 
 
 def check_least_squares_std(std_tau: Any) -> bool:
@@ -83,11 +79,14 @@ def check_least_squares_std(std_tau: Any) -> bool:
         ``True`` if right.
     """
     p = problem("least_squares")
+    right = answer_std(p.A, p.sd)
     return check_value(
-        "std_tau", std_tau, _std_tau(p.sd**2), unit="N m",
-        hint=f"{_NB6}, section 3.3 (its covariance): X_LS = (A^T W^-1 A)^-1 with W = "
-             "diag(sd^2); the "
-        "standard deviations are the square roots of its diagonal (not of W).")
+        "std_tau", std_tau, right, unit="N m",
+        mistakes=[("the variances, not the standard deviations", right**2),
+                  ("the standard deviations with W = diag(sd)",
+                   answer_std(p.A, np.sqrt(p.sd)))],
+        hint=section("least_squares.wls", "X_LS = (A^T W^-1 A)^-1 with W = diag(sd^2); the "
+                     "standard deviations are the square roots of its diagonal (not of W)"))
 
 
 def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
@@ -99,7 +98,8 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
         Predicted standard deviation of the hip torque without the force-plate channel
         ``p.missing`` (0: T, 1: Fx, 2: Fy) divided by the one with it [-].
     can_improve : bool
-        Whether removing a measurement can ever make a torque estimate *more* precise.
+        Whether removing a measurement can ever make a torque estimate *more* precise
+        (the same for everyone: its message names the concept only).
 
     Returns
     -------
@@ -107,29 +107,20 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
         ``True`` if both are right.
     """
     p = problem("least_squares")
-    var = p.sd**2
-    dropped = var.copy()
-    dropped[int(p.missing)] = np.inf
-    ratios = _std_tau(dropped) / _std_tau(var)
-    check_value("factor_hip", factor_hip, ratios[2], rtol=1e-3,
-                hint=f"{_NB6}, section 8 (missing force-plate channels): set the "
-                     "variance of channel p.missing (a row index) to "
-                "infinity (its weight to zero) and recompute the covariance.")
+    right = answer_hip_factor(p.A, p.sd, int(p.missing))
+    check_value("factor_hip", factor_hip, right, rtol=1e-3,
+                mistakes=[("the ratio upside down", 1 / right),
+                          ("the ratio of the variances", right**2)],
+                hint=section("least_squares.missing", "set the variance of channel "
+                             "p.missing (a row index) to infinity (its weight to zero) and "
+                             "recompute the covariance"))
+    ratios = answer_std(p.A, p.sd, int(p.missing)) / answer_std(p.A, p.sd)
     # Information only adds: A^T W^-1 A grows (in the Loewner order) with every measurement.
-    return check_choice("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)),
-                        choices=[True, False],
-                        hint="compare A^T W^-1 A with and without one row: removing a row "
-                        "subtracts a positive semi-definite term.")
-
-
-def _bias_estimate() -> float:
-    """Bias [N m] of the torque channel (row 0, T) by Kuo's eq. (10), unit weights."""
-    from bmc.least_squares import estimate_bias
-
-    p = problem("least_squares")
-    A, b = p.A_frames, p.b_frames
-    on_torque_row = np.eye(A.shape[1])[:, :1]  # B: the bias adds to row T of every frame
-    return float(estimate_bias(A, b, np.ones(A.shape[1]), on_torque_row).beta[0, 0])
+    return check_group([("can_improve", can_improve, bool(np.any(ratios < 1 - 1e-12)))],
+                       kind="choice", choices=[True, False],
+                       hint=section("least_squares.missing", "compare A^T W^-1 A with and "
+                                    "without one row: removing a row subtracts a positive "
+                                    "semi-definite term"))
 
 
 def check_least_squares_bias(beta: Any) -> bool:
@@ -145,8 +136,9 @@ def check_least_squares_bias(beta: Any) -> bool:
     bool
         ``True`` if right.
     """
+    p = problem("least_squares")
     return check_value(
-        "beta", beta, _bias_estimate(), rtol=1e-4, unit="N m",
-        hint=f"{_NB6}, section 9 (bias estimation): stack every frame's A[k] block-"
-        "diagonally, add one column for the bias that is 1 on each frame's T row (the "
-        "measured T is the true T plus beta), and solve the whole system at once.")
+        "beta", beta, answer_bias(p.A_frames, p.b_frames), rtol=1e-4, unit="N m",
+        hint=section("least_squares.bias", "stack every frame's A[k] block-diagonally, add "
+                     "one column for the bias that is 1 on each frame's T row (the measured "
+                     "T is the true T plus beta), and solve the whole system at once"))

@@ -1,21 +1,33 @@
-"""Exact checks of exercise set 1 (grader side: never shipped to students)."""
+"""Exact checks of exercise set 1 (grader side: never shipped to students).
+
+The right answers are those of :mod:`bmc.checks._one_link` (``answer_*``, computed with
+``bmc.PlanarChain``), here on the student's own data; the messages name the likely mistake
+(a wrong answer computed from the same data), never the value.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-import numpy as np
-
 from bmc.checks._core import (
     IncorrectAnswer,
     _fail,
     check_function,
-    check_sign,
     check_value,
     problem,
 )
-from bmc.checks._one_link import _NB1
+from bmc.checks._one_link import (
+    _torque_without_load_inertia,
+    _torque_without_parallel_axis,
+    answer_euler_step,
+    answer_hanging_qdd,
+    answer_period,
+    answer_spin,
+    answer_torque,
+)
+from bmc.checks._practice import check_group
+from bmc.checks._sections import section
 
 __all__ = [
     "check_one_link_centripetal",
@@ -24,19 +36,6 @@ __all__ = [
     "check_one_link_period",
     "check_one_link_torque",
 ]
-
-
-
-def _one_link_chain(g: float | None = None, *, density: float = 1.0):
-    """Return the problem's segment as a :class:`bmc.PlanarChain`.
-
-    ``g`` [m/s^2] replaces the problem's; ``density`` [-] scales mass and inertia alike.
-    """
-    from bmc.chain import PlanarChain
-
-    p = problem("one_link")
-    return PlanarChain([p.length], [p.com], [density * p.mass], [density * p.inertia],
-                       g=p.g if g is None else g)
 
 
 def check_one_link_torque(T: Any) -> bool:
@@ -53,21 +52,26 @@ def check_one_link_torque(T: Any) -> bool:
         ``True`` if right (else :class:`IncorrectAnswer`).
     """
     p = problem("one_link")
-    chain = _one_link_chain().with_point_mass(p.load)  # the load at the tip, one rigid body
-    expected = chain.inverse_dynamics([p.alpha], [0.0], [p.alphadd])[0]
     return check_value(
-        "T", T, expected, unit="N m",
-        hint=f"{_NB1}, section 4 (moments about the joint): the load is a point mass at the "
-        "tip, so it adds its weight (lever arm L cos(alpha)) *and* its inertia (M L^2 about "
-        "the joint) to the segment's I_o alpha'' + m g d cos(alpha); I_o from the "
-        "parallel-axis theorem.")
+        "T", T, answer_torque(p)[0], unit="N m",
+        mistakes=[("the torque with the load's weight but not its inertia",
+                   _torque_without_load_inertia(p)[0]),
+                  ("the torque with I about the centre of mass where I_o about the joint "
+                   "belongs", _torque_without_parallel_axis(p)[0]),
+                  ("the torque with the angle taken in degrees",
+                   answer_torque(p.modified(alpha=math.degrees(p.alpha)))[0])],
+        hint=section("one_link.moments", "the load is a point mass at the tip, so it adds "
+                     "its weight (lever arm L cos(alpha)) and its inertia (M L^2 about the "
+                     "joint) to the segment's I_o alpha'' + m g d cos(alpha); I_o from the "
+                     "parallel-axis theorem"))
 
 
 def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> bool:
-    """Question: signs of the torque and of the joint reaction of a segment spinning freely.
+    """Question: signs of the torque and of the joint force on a segment spinning freely.
 
     The segment turns at constant ``alphad_spin`` in the horizontal plane (no gravity, no
-    external force) and is observed at ``alpha_spin``.
+    external force) and is observed at ``alpha_spin``. Three signs have few possible values:
+    the message names only the concept, never which sign is wrong.
 
     Parameters
     ----------
@@ -80,31 +84,21 @@ def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> boo
     bool
         ``True`` if all three are right.
     """
-    from bmc.kinematics import lever_kinematics
-
     p = problem("one_link")
-    a, w = p.alpha_spin, p.alphad_spin
-    chain = _one_link_chain(g=0.0)
-    torque = chain.inverse_dynamics([a], [w], [0.0])[0]
-    # Newton: F_r = m a_cm (no gravity, no other force); one link: segment angle = alpha
-    force = p.mass * lever_kinematics(chain.levers, [[math.cos(a), math.sin(a)]], [w], [0.0])[2][0]
-    scale = float(np.linalg.norm(force))  # the centripetal force [N]
-    hint = (f"{_NB1}, sections 2-3 ('Where did the centripetal terms go?'): the terms in "
-            "alpha'^2 are the centripetal acceleration, "
-            "directed from the centre of mass towards the joint; the reaction force passes "
-            "through the joint.")
-    check_sign("sign_T", sign_T, torque, atol=1e-9 * scale, hint=hint)
-    check_sign("sign_Frx", sign_Frx, force[0], atol=1e-9 * scale, hint=hint)
-    return check_sign("sign_Fry", sign_Fry, force[1], atol=1e-9 * scale, hint=hint)
+    tau, fx, fy = answer_spin(p, p.alpha_spin)
+    scale = p.mass * p.com * p.alphad_spin**2  # the centripetal force [N]
+    return check_group(
+        [("sign_T", sign_T, tau / scale), ("sign_Frx", sign_Frx, fx / scale),
+         ("sign_Fry", sign_Fry, fy / scale)], kind="sign",
+        hint=section("one_link.newton_euler", "at a constant rate the only acceleration of "
+                     "the centre of mass is centripetal, from the centre of mass towards "
+                     "the joint; the joint force produces it, and a force through the joint "
+                     "has no moment about it"))
 
 
+#: Inputs the grader calls ``hanging_qdd(beta, beta_dot, torque)`` with (the student's
+#: data are its default ``p``).
 _HANGING_CASES = [(0.3, 0.0, 0.0), (-1.0, 2.0, 0.5), (2.5, -1.0, -1.2), (0.0, 0.0, 1.0)]
-
-
-def _hanging_qdd(beta: float, betad: float, torque: float) -> float:
-    # beta from the downward vertical = chain angle from +x plus pi/2
-    chain = _one_link_chain()
-    return float(chain.forward_dynamics([beta - np.pi / 2], [betad], [torque])[0])
 
 
 def check_one_link_hanging(hanging_qdd: Any) -> bool:
@@ -115,20 +109,22 @@ def check_one_link_hanging(hanging_qdd: Any) -> bool:
     Parameters
     ----------
     hanging_qdd : callable
-        The student's function.
+        The student's function (its data argument ``p`` defaults to the student's data).
 
     Returns
     -------
     bool
         ``True`` if it returns the right angular acceleration for several states.
     """
-    expected = [_hanging_qdd(*case) for case in _HANGING_CASES]
+    p = problem("one_link")
+    expected = [answer_hanging_qdd(p, *case) for case in _HANGING_CASES]
     return check_function(
         "hanging_qdd", hanging_qdd, _HANGING_CASES, expected, rtol=1e-4, atol=1e-8,
         unit="rad/s^2",
-        hint=f"{_NB1}, section 9 (the hanging pendulum): take moments about the joint, where the "
-        "reaction force has no lever arm; with beta from the downward vertical the lever "
-        "arm of the weight is d sin(beta), and it pulls the segment back to beta = 0.")
+        hint=section("one_link.hanging", "take moments about the joint, where the reaction "
+                     "force has no lever arm; with beta from the downward vertical the lever "
+                     "arm of the weight is d sin(beta), and it pulls the segment back to "
+                     "beta = 0"))
 
 
 _EULER_CASES = [(0.3, 0.0, 0.0, 0.01), (-1.0, 2.0, 0.5, 0.005), (2.5, -1.0, -1.2, 0.02)]
@@ -147,15 +143,15 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
     bool
         ``True`` if it takes the explicit Euler step for several states.
     """
-    hint = (f"{_NB1}, section 7 (forward dynamics): explicit Euler advances the state with the "
-            "derivatives "
-            "evaluated at the *start* of the step, beta_new = beta + dt beta', beta'_new = "
-            "beta' + dt beta''(beta, beta', torque).")
-    expected, symplectic = [], []
-    for beta, betad, torque, dt in _EULER_CASES:
-        qdd = _hanging_qdd(beta, betad, torque)
-        expected.append([beta + dt * betad, betad + dt * qdd])
-        symplectic.append([beta + dt * (betad + dt * qdd), betad + dt * qdd])
+    p = problem("one_link")
+    hint = section("one_link.forward", "explicit Euler advances the state with the "
+                   "derivatives evaluated at the *start* of the step, beta_new = beta + dt "
+                   "beta', beta'_new = beta' + dt beta''(beta, beta', torque)")
+    expected = [answer_euler_step(p, *case) for case in _EULER_CASES]
+    symplectic = []
+    for beta, betad, tau, dt in _EULER_CASES:
+        new = betad + dt * answer_hanging_qdd(p, beta, betad, tau)
+        symplectic.append([beta + dt * new, new])
     try:
         return check_function("euler_step", euler_step, _EULER_CASES, expected, rtol=1e-6,
                               hint=hint)
@@ -168,17 +164,8 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
                     "position update must use the old velocity", hint) from None
 
 
-def _one_link_period(density: float = 1.0) -> float:
-    """Small-oscillation period [s] of the hanging segment, ``2 pi sqrt(I_o / (m g d))``."""
-    chain = _one_link_chain(density=density)
-    # I_o beta'' = -m g d beta: I_o is the (constant) mass matrix of one link, m g d the
-    # moment of its weight when it is held horizontal
-    stiffness = abs(chain.gravity_terms([0.0])[0])
-    return 2 * np.pi * math.sqrt(chain.mass_matrix([0.0])[0, 0] / stiffness)
-
-
 def check_one_link_period(period: Any, ratio: Any) -> bool:
-    """Question: small-oscillation period [s] and its ratio when the mass doubles.
+    """Question: small-oscillation period [s] and its ratio when the density doubles.
 
     Parameters
     ----------
@@ -186,20 +173,24 @@ def check_one_link_period(period: Any, ratio: Any) -> bool:
         Period of small oscillations of the hanging segment (no load) [s].
     ratio : float
         New period / old period when the segment's density doubles (mass and moment of
-        inertia both double, same shape).
+        inertia both double, same shape): the same for everyone, so its message names only
+        the concept.
 
     Returns
     -------
     bool
         ``True`` if both are right.
     """
-    base = _one_link_period()
-    hint = (f"{_NB1}, section 9: linearise the hanging pendulum's equation of motion for small "
-            "beta "
-            "(sin beta ~ beta): I_o beta'' = -m g d beta is a harmonic oscillator.")
-    check_value("period", period, base, unit="s", hint=hint)
-    return check_value("ratio", ratio, _one_link_period(2.0) / base,
-                       hint="write the period with I_o = I + m d^2 and see which factors "
-                       "cancel when both m and I double.")
-
-
+    p = problem("one_link")
+    base = answer_period(p)[0]
+    hint = section("one_link.hanging", "linearise the hanging pendulum's equation of motion "
+                   "for small beta (sin beta ~ beta): I_o beta'' = -m g d beta is a harmonic "
+                   "oscillator")
+    check_value("period", period, base, unit="s", hint=hint,
+                mistakes=[("the angular frequency, not the period", 2 * math.pi / base),
+                          ("I about the centre of mass where I_o = I + m d^2 belongs",
+                           base * math.sqrt(p.inertia / (p.inertia + p.mass * p.com**2)))])
+    return check_value("ratio", ratio, answer_period(p, 2.0)[0] / base, level="concept",
+                       hint=section("one_link.hanging", "write the period with I_o = I + m "
+                                    "d^2 and see which factors cancel when both m and I "
+                                    "double"))

@@ -1,18 +1,26 @@
-"""Exact checks of exercise set 2 (grader side: never shipped to students)."""
+"""Exact checks of exercise set 2 (grader side: never shipped to students).
+
+The right answers are those of :mod:`bmc.checks._two_link` (``answer_*``, computed with
+``bmc.PlanarChain``), here on the student's own data.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
-from bmc.checks._core import (
-    check_function,
-    check_set,
-    check_value,
-    problem,
+from bmc.checks._core import check_function, check_value, problem
+from bmc.checks._practice import check_group
+from bmc.checks._sections import section
+from bmc.checks._two_link import (
+    _without_coriolis,
+    answer_segmental_mass_matrix,
+    answer_speedup,
+    answer_velocity_terms,
+    vanishing,
 )
-from bmc.checks._two_link import _NB2
 
 __all__ = [
     "check_two_link_segmental_mass_matrix",
@@ -20,14 +28,6 @@ __all__ = [
     "check_two_link_vanishing",
     "check_two_link_velocity_terms",
 ]
-
-
-
-def _two_link_chain(g: float | None = None):
-    from bmc.chain import PlanarChain
-
-    p = problem("two_link")
-    return PlanarChain(p.lengths, p.com, p.masses, p.inertias, g=p.g if g is None else g)
 
 
 def check_two_link_velocity_terms(C: Any) -> bool:
@@ -45,9 +45,12 @@ def check_two_link_velocity_terms(C: Any) -> bool:
     """
     p = problem("two_link")
     return check_value(
-        "C", C, _two_link_chain().velocity_terms(p.q, p.qd), unit="N m",
-        hint=f"{_NB2}, the M, C, G, E decomposition: C1 = -L1 d2 m2 (2 q1' + q2') q2' "
-        "sin(q2) and C2 = L1 d2 m2 q1'^2 sin(q2); only the elbow angle enters.")
+        "C", C, answer_velocity_terms(p)[0], unit="N m",
+        mistakes=[("C without the shoulder's Coriolis part", _without_coriolis(p)[0]),
+                  ("C with the angles taken in degrees", answer_velocity_terms(
+                      p.modified(q=np.degrees(p.q)))[0])],
+        hint=section("two_link.form", "C1 = -L1 d2 m2 (2 q1' + q2') q2' sin(q2) and C2 = L1 "
+                     "d2 m2 q1'^2 sin(q2); only the elbow angle enters"))
 
 
 _VANISH_CASES = {
@@ -61,6 +64,8 @@ _VANISH_CASES = {
 
 def check_two_link_vanishing(case: str, answer: Any) -> bool:
     """Question: which velocity terms vanish in the horizontal plane, cases a-d.
+
+    A set of two items has four possible values: the message names the concept only.
 
     Parameters
     ----------
@@ -77,16 +82,15 @@ def check_two_link_vanishing(case: str, answer: Any) -> bool:
     """
     if case not in _VANISH_CASES:
         raise ValueError(f"case must be one of {sorted(_VANISH_CASES)}; got {case!r}")
-    q, qd = _VANISH_CASES[case]
-    C = _two_link_chain(g=0.0).velocity_terms(q, qd)
-    scale = np.abs(_two_link_chain(g=0.0).velocity_terms([0.7, 1.1], [1.4, 2.3])).max()
-    zero = {f"C{i + 1}" for i in range(2) if abs(C[i]) < 1e-9 * scale}
-    hint = (f"{_NB2}, coupling effects: write C1 and C2 and see which factor (sin q2, q1', "
-            "q2', 2 q1' + q2') becomes zero under the condition; for d, differentiate the "
-            "condition in time.")
-    return check_set(f"vanish_{case}", answer, zero, allowed=["C1", "C2"], hint=hint)
+    zero = vanishing(problem("two_link"), *_VANISH_CASES[case])
+    return check_group(
+        [(f"vanish_{case}", answer, zero)], kind="set", choices=["C1", "C2"],
+        hint=section("two_link.horizontal", "write C1 and C2 and see which factor (sin q2, "
+                     "q1', q2', 2 q1' + q2') becomes zero under the condition; for d, "
+                     "differentiate the condition in time"))
 
 
+#: Inputs the grader calls ``mass_matrix_segmental(theta1, theta2)`` with.
 _SEGMENTAL_CASES = [(0.3, 1.2), (-1.2, 0.4), (2.0, 2.0), (0.5, -2.5)]
 
 
@@ -97,36 +101,22 @@ def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
     ----------
     mass_matrix_segmental : callable
         Returns the (2, 2) mass matrix [kg m^2] for segment angles theta1 = alpha1,
-        theta2 = alpha1 + alpha2.
+        theta2 = alpha1 + alpha2 (its data argument ``p`` defaults to the student's data).
 
     Returns
     -------
     bool
         ``True`` if right for several configurations.
     """
-    chain = _two_link_chain()
-    # alpha = S theta with S = d alpha / d theta; kinetic energy gives M_theta = S^T M S.
-    S = np.array([[1.0, 0.0], [-1.0, 1.0]])
-    expected = [S.T @ chain.mass_matrix(chain.from_segment_angles(c)) @ S
-                for c in _SEGMENTAL_CASES]
+    p = problem("two_link")
+    expected = [answer_segmental_mass_matrix(p, *c) for c in _SEGMENTAL_CASES]
     return check_function(
         "mass_matrix_segmental", mass_matrix_segmental, _SEGMENTAL_CASES, expected,
         rtol=1e-6, atol=1e-10, unit="kg m^2",
-        hint=f"{_NB2}, segment angles: write the centre-of-mass positions with theta1 and "
-        "theta2, or substitute alpha1 = theta1, alpha2 = theta2 - theta1 into the kinetic "
-        "energy; the coupling entry depends on theta2 - theta1.")
-
-
-def _min_jerk_torques(duration: float) -> tuple[float, float, float]:
-    """Peak |M qdd|, |C| and |G| at the shoulder for a minimum-jerk joint movement."""
-    from bmc.kinematics import minimum_jerk
-
-    p = problem("two_link")
-    chain = _two_link_chain()
-    q, qd, qdd = minimum_jerk(p.q_start, p.q_end, duration, np.linspace(0.0, duration, 401))
-    inertial = np.einsum("kij,kj->ki", chain.mass_matrix(q), qdd)
-    return (np.abs(inertial[:, 0]).max(), np.abs(chain.velocity_terms(q, qd)[:, 0]).max(),
-            np.abs(chain.gravity_terms(q)[:, 0]).max())
+        hint=section("two_link.segment_angles", "write the centre-of-mass positions with "
+                     "theta1 and theta2, or substitute alpha1 = theta1, alpha2 = theta2 - "
+                     "theta1 into the kinetic energy; the coupling entry depends on theta2 - "
+                     "theta1"))
 
 
 def check_two_link_time_scaling(factor_inertial: Any, factor_velocity: Any,
@@ -137,7 +127,8 @@ def check_two_link_time_scaling(factor_inertial: Any, factor_velocity: Any,
     ----------
     factor_inertial, factor_velocity, factor_gravity : float
         Ratios (fast / slow) of the peak magnitudes of ``M qdd``, ``C`` and ``G`` at the
-        shoulder, same path, durations ``durations`` [s].
+        shoulder, same path, durations ``durations`` [s]. ``factor_gravity`` is the same
+        for everyone: its message names the concept only.
 
     Returns
     -------
@@ -145,12 +136,14 @@ def check_two_link_time_scaling(factor_inertial: Any, factor_velocity: Any,
         ``True`` if all three are right.
     """
     p = problem("two_link")
-    slow, fast = (_min_jerk_torques(d) for d in p.durations)
-    hint = (f"{_NB2}, numerical simulation of fast and slow movements: on the same path "
-            "q(t) = path(t / T), so q' scales with 1/T and q'' with 1/T^2.")
-    check_value("factor_inertial", factor_inertial, fast[0] / slow[0], rtol=1e-3, hint=hint)
-    check_value("factor_velocity", factor_velocity, fast[1] / slow[1], rtol=1e-3, hint=hint)
-    return check_value("factor_gravity", factor_gravity, fast[2] / slow[2], rtol=1e-3,
-                       hint=hint)
-
-
+    inertial, velocity, gravity = answer_speedup(p)
+    hint = section("two_link.reaches", "on the same path q(t) = path(t / T), so q' scales "
+                   "with 1/T and q'' with 1/T^2")
+    check_value("factor_inertial", factor_inertial, inertial, rtol=1e-3, hint=hint,
+                mistakes=[("the ratio of the durations, not its square",
+                           math.sqrt(inertial))])
+    check_value("factor_velocity", factor_velocity, velocity, rtol=1e-3, hint=hint,
+                mistakes=[("the ratio of the durations, not its square",
+                           math.sqrt(velocity))])
+    return check_value("factor_gravity", factor_gravity, gravity, rtol=1e-3, hint=hint,
+                       level="concept")

@@ -1,0 +1,193 @@
+"""Showing a figure in a notebook with its text alternative (and checking it, when asked)."""
+
+from __future__ import annotations
+
+import base64
+import html
+import os
+import warnings
+from collections.abc import Sequence
+
+__all__ = ["CHECK_VARIABLE", "FigureWarning", "figure_html", "show"]
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+CHECK_VARIABLE = "BMC_FIGURE_CHECK"
+"""Environment variable that makes :func:`show` check every figure it shows.
+
+``"error"``: a figure with a defect (see :func:`bmc.plotting.check_figure`) raises
+:class:`ValueError` naming each defect, so the notebook run fails (what ``pytest --nbval``
+should see once every notebook passes); ``"warn"``: a :class:`FigureWarning` instead;
+unset, empty or ``"off"``: no check (what a student gets).
+"""
+
+
+class FigureWarning(UserWarning):
+    """A figure shown by :func:`show` has a defect (``BMC_FIGURE_CHECK=warn``)."""
+
+
+def _resolve(figure, alt: str | None):
+    """Return the Matplotlib figure to show and its text alternative."""
+    from matplotlib.figure import Figure
+
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.gcf()
+    drawings = []
+    if not isinstance(figure, Figure):
+        items = figure if isinstance(figure, Sequence) and not isinstance(figure, str) \
+            else [figure]
+        if items and all(callable(getattr(d, "describe", None)) and hasattr(d, "ax")
+                         for d in items):
+            drawings = list(items)
+            figures = {id(d.ax.figure) for d in drawings}
+            if len(figures) != 1:
+                raise ValueError("the drawings given to show must share one figure; got "
+                                 f"{len(figures)} figures: show each separately")
+            figure = drawings[0].ax.figure
+        else:
+            raise TypeError("figure must be a Matplotlib Figure, a bmc.drawing.Drawing or a "
+                            f"list of drawings of one figure; got {type(figure).__name__}")
+    text = alt if alt is not None else " ".join(d.describe() for d in drawings) or None
+    if not isinstance(text, str) or not text.strip():
+        raise TypeError("alt must be a sentence saying what the figure shows, with its key "
+                        "values and units (the text alternative a screen reader reads); "
+                        f"got {text!r}")
+    return figure, " ".join(text.split())
+
+
+def _check(figure) -> None:
+    """Check the figure when ``BMC_FIGURE_CHECK`` asks for it."""
+    mode = os.environ.get(CHECK_VARIABLE, "").strip().lower()
+    if mode in ("", "off", "0", "no"):
+        return
+    if mode not in ("warn", "error"):
+        raise ValueError(f"{CHECK_VARIABLE} must be 'error', 'warn' or 'off'; got {mode!r}")
+    from bmc.plotting._check import check_figure
+
+    problems = check_figure(figure)
+    if not problems:
+        return
+    title = figure.get_suptitle() or next((ax.get_title() for ax in figure.axes
+                                           if ax.get_title()), "untitled")
+    message = (f"figure {title!r} has {len(problems)} defect(s):\n  "
+               + "\n  ".join(str(p) for p in problems))
+    if mode == "error":
+        raise ValueError(message)
+    warnings.warn(message, FigureWarning, stacklevel=3)
+
+
+def figure_html(png: bytes | str, alt: str, caption: str | None = None, *,
+                width: int | None = None, height: int | None = None) -> str:
+    r"""HTML of a picture with its text alternative: ``<figure><img alt><figcaption>``.
+
+    The form :func:`show` puts in a notebook's output as ``text/html``: JupyterLab shows it
+    (its sanitizer keeps a ``data:`` image and its ``alt``, trusted or not) and so does the
+    course website (myst-nb prefers ``text/html`` to ``image/png``).
+
+    Parameters
+    ----------
+    png : bytes or str
+        The PNG picture, as bytes or already base64-encoded.
+    alt : str
+        The text alternative (escaped here).
+    caption : str, optional
+        A caption shown below the picture (escaped here).
+    width, height : int, optional
+        Size to show the picture at [CSS px] (for a high-resolution PNG).
+
+    Returns
+    -------
+    str
+        One ``<figure class="bmc-figure">`` element.
+
+    Examples
+    --------
+    >>> from bmc.plotting import figure_html
+    >>> figure_html(b"\x89PNG", 'F = 12 N, "up"', "A caption")[:60]
+    '<figure class="bmc-figure" style="margin: 0"><img src="data:'
+    """
+    source = base64.b64encode(png).decode("ascii") if isinstance(png, bytes) else png
+    size = "".join(f' {key}="{int(value)}"' for key, value in (("width", width),
+                                                              ("height", height))
+                   if value is not None)
+    text = html.escape(" ".join(alt.split()), quote=True)
+    figcaption = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return (f'<figure class="bmc-figure" style="margin: 0">'
+            f'<img src="data:image/png;base64,{source}" alt="{text}"{size}>{figcaption}'
+            "</figure>")
+
+
+def show(figure=None, *, alt: str | None = None, caption: str | None = None) -> None:
+    """Show a figure in the notebook with its text alternative, then close it.
+
+    Every figure of the course carries a text alternative: what is drawn and the key values,
+    for a reader who cannot see it (WCAG 2.1, success criterion 1.1.1). The output holds
+    three forms of one picture:
+
+    - ``text/html``: ``<figure>`` with the PNG as ``<img alt="...">`` and the caption as
+      ``<figcaption>``. JupyterLab (trusted or not: its sanitizer keeps both) and the course
+      website (myst-nb) show this form, so the ``alt`` reaches a screen reader;
+    - ``image/png`` with ``alt`` and ``caption`` in its output metadata (nbconvert writes that
+      ``alt``; JupyterLab 4 and myst-nb 1.4 ignore it);
+    - ``text/plain``: the text alternative itself (text-only front ends).
+
+    When the environment variable ``BMC_FIGURE_CHECK`` is ``"error"`` (or ``"warn"``), the
+    figure is first checked with :func:`bmc.plotting.check_figure`: overlapping text, text
+    over a drawn line or segment, text below 7 pt at 600 px, action and reaction drawn alike,
+    series told apart by colour alone.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure, bmc.drawing.Drawing or list of Drawing, optional
+        The figure to show; or a drawing, or the drawings of one figure (for example the
+        panels of :func:`bmc.drawing.lower_limb_diagrams`): their figure is shown and, unless
+        ``alt`` is given, their :meth:`~bmc.drawing.Drawing.describe` is the text
+        alternative. Default: the current figure.
+    alt : str, optional
+        The text alternative: what the figure shows, with its key numbers and units (it may
+        include :func:`bmc.plotting.describe_figure`). Required unless ``figure`` is a
+        drawing.
+    caption : str, optional
+        A one-line caption, shown below the figure.
+
+    Raises
+    ------
+    TypeError
+        If ``figure`` is neither a figure nor drawings, or no text alternative is given.
+    ValueError
+        If ``BMC_FIGURE_CHECK=error`` and the figure has a defect.
+    """
+    import matplotlib.pyplot as plt
+
+    figure, text = _resolve(figure, alt)
+    if caption is not None and (not isinstance(caption, str) or not caption.strip()):
+        raise TypeError(f"caption must be a non-empty sentence or None; got {caption!r}")
+    caption = " ".join(caption.split()) if caption else None
+    try:
+        _check(figure)
+        try:
+            from IPython import get_ipython
+            from IPython.display import publish_display_data
+        except ImportError:  # plain Python: nothing to display into
+            return
+        shell = get_ipython()
+        if shell is None:
+            return
+        data, metadata = shell.display_formatter.format(figure)
+        png = data.get("image/png")
+        out = {k: v for k, v in data.items() if k.startswith("image/")}
+        extra = {"alt": text} | ({"caption": caption} if caption else {})
+        meta = {k: dict(metadata.get(k, {})) | extra for k in out}
+        if png is not None:
+            size = meta["image/png"]
+            out["text/html"] = figure_html(png, text, caption, width=size.get("width"),
+                                           height=size.get("height"))
+        out["text/plain"] = text
+        publish_display_data(data=out, metadata=meta)
+    finally:
+        plt.close(figure)

@@ -1,0 +1,51 @@
+"""bmc.plotting: wrong figures, texts, styles and options refused by name."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from bmc import plotting as pl
+
+
+def _axes():
+    _, ax = plt.subplots()
+    return ax
+
+
+CASES = [
+    (pl.series_style, {"index": -1}, ValueError, "index"),
+    (pl.series_style, {"index": 1.0}, TypeError, "index"),
+    (pl.series_style, {"index": True}, TypeError, "index"),
+    (pl.legend_outside, {"ax": None, "side": "top"}, ValueError, "side"),
+    (pl.show, {"figure": "fig", "alt": "x"}, TypeError, "figure"),
+    (pl.show, {"figure": None, "alt": ""}, TypeError, "alt"),
+    (pl.show, {"figure": None, "alt": 3}, TypeError, "alt"),
+    (pl.show, {"figure": None, "alt": "x", "caption": " "}, TypeError, "caption"),
+    (pl.check_figure, {"figure": "fig"}, TypeError, "figure"),
+    (pl.describe_figure, {"figure": [1, 2]}, TypeError, "figure"),
+    (pl.estimates_against_truth, {"t": [0, 1, 2], "truth": np.zeros((2, 1)), "estimates": {},
+                                  "titles": ["a"], "ylabel": ""}, ValueError, "truth"),
+    (pl.estimates_against_truth, {"t": "t", "truth": np.zeros((3, 1)), "estimates": {},
+                                  "titles": ["a"], "ylabel": ""}, TypeError, "t"),
+]
+
+
+@pytest.mark.parametrize(("func", "kwargs", "exc", "arg"), CASES,
+                         ids=[f"{c[0].__name__}-{c[3]}-{i}" for i, c in enumerate(CASES)])
+def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
+    try:
+        if kwargs.get("ax", 0) is None:
+            kwargs = {**kwargs, "ax": _axes()}
+        refuses(func, kwargs, exc, arg)
+    finally:
+        plt.close("all")
+
+
+def test_the_check_switch_names_its_values(monkeypatch):
+    monkeypatch.setenv(pl.CHECK_VARIABLE, "strict")
+    fig, _ = plt.subplots()
+    with pytest.raises(ValueError, match="BMC_FIGURE_CHECK must be 'error', 'warn' or 'off'"):
+        pl.show(fig, alt="An empty plot.")
+    plt.close("all")
