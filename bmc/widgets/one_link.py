@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import MARKERS, TOTAL, series
 
 __all__ = ["torque_explorer"]
 
@@ -21,6 +22,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+@twinned
 def torque_explorer(
     *,
     length: float = 0.45,
@@ -70,27 +72,31 @@ def torque_explorer(
     rod = PlanarChain([length], [com_fraction * length], [mass], [mass * length**2 / 12])
     t = np.linspace(0.0, 2.0, 401)
 
-    fig, (ax_pose, ax_torque) = plt.subplots(1, 2, figsize=(9, 3.6),
+    fig, (ax_pose, ax_torque) = plt.subplots(1, 2, figsize=(9, 4.0),
                                              gridspec_kw={"width_ratios": [1, 2]})
-    (segment_line,) = ax_pose.plot([0, length], [0, 0], "o-", color="C0", lw=3,
+    (segment_line,) = ax_pose.plot([0, length], [0, 0], marker=MARKERS[0], color="C0", lw=3,
                                    label="segment")
-    (com_point,) = ax_pose.plot([0], [0], "o", color="C3", label="centre of mass")
+    (com_point,) = ax_pose.plot([0], [0], MARKERS[3], color="C3", label="centre of mass")
     reach = 1.1 * length
     ax_pose.set_xlim(-reach, reach)
     ax_pose.set_ylim(-reach, reach)
     ax_pose.set_aspect("equal")
     ax_pose.set_xlabel("x [m]")
     ax_pose.set_ylabel("y [m]")
-    ax_pose.legend(loc="lower left", fontsize="small")
-    (inertial_line,) = ax_torque.plot(t, np.zeros_like(t), color="C1",
+    # legends under the panels, where no curve or segment can run under them
+    ax_pose.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small", ncol=2)
+    (inertial_line,) = ax_torque.plot(t, np.zeros_like(t), **series(1),
                                       label=r"inertial $I_o\ddot\alpha$")
-    (gravity_line,) = ax_torque.plot(t, np.zeros_like(t), color="C2",
+    (gravity_line,) = ax_torque.plot(t, np.zeros_like(t), **series(2),
                                      label=r"gravitational $mgd\cos\alpha$")
-    (total_line,) = ax_torque.plot(t, np.zeros_like(t), "k--", label="joint torque (sum)")
+    (total_line,) = ax_torque.plot(t, np.zeros_like(t), **TOTAL, label="joint torque (sum)")
     ax_torque.set_xlabel("time [s]")
     ax_torque.set_ylabel("torque [N m]")
-    ax_torque.legend(loc="upper right", fontsize="small")
+    ax_torque.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small",
+                     ncol=3)
     fig.tight_layout()
+
+    shown: dict[str, Any] = {}
 
     def update(mean_deg: float, amplitude_deg: float, frequency: float) -> None:
         w = 2 * np.pi * frequency
@@ -111,6 +117,9 @@ def torque_explorer(
         com = rod.com_positions(q[k])
         com_point.set_data(com[:, 0], com[:, 1])
         ax_pose.set_title(f"at t = {t[k]:.2f} s", fontsize="small")
+        shown.update(mean=mean_deg, amplitude=amplitude_deg, frequency=frequency, t=t[k],
+                     angle=np.degrees(q[k, 0]), inertial=np.abs(inertial).max(),
+                     gravity=np.abs(gravity).max(), total=np.abs(total).max())
         ax_torque.set_title(
             f"peak inertial {np.abs(inertial).max():.2f} N m, gravitational "
             f"{np.abs(gravity).max():.2f} N m, joint {np.abs(total).max():.2f} N m",
@@ -125,4 +134,14 @@ def torque_explorer(
         "frequency": widgets.FloatSlider(value=1.0, min=0.1, max=4.0, step=0.1,
                                          description="frequency [Hz]", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    def describe() -> str:
+        return (
+            f"A {length:.2f} m segment swinging {shown['amplitude']:.0f} degrees either side "
+            f"of {shown['mean']:.0f} degrees at {shown['frequency']:.1f} Hz. Left: the segment "
+            f"at t = {shown['t']:.2f} s, at {shown['angle']:.0f} degrees, the instant of the "
+            "largest joint torque. Right: the inertial, gravitational and joint torques over "
+            f"2 s; peaks: inertial {shown['inertial']:.2f} N m, gravitational "
+            f"{shown['gravity']:.2f} N m, joint {shown['total']:.2f} N m.")
+
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)
