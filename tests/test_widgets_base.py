@@ -603,3 +603,27 @@ def test_warm_up_waits_while_the_sliders_move():
     thread.join(timeout=10)
     assert len(ran) == 1
     assert ran[0] - moved >= 0.3 - 0.01  # the next call waited for 0.3 s of quiet (+ timer)
+
+
+def test_dashed_lines_are_cut_where_they_leave_the_figure_as_agg_cuts_them():
+    from bmc.widgets._marks import _clip_polyline
+
+    square = (0.0, 0.0, 10.0, 10.0)
+    path = np.array([[0, 0], [5, 5], [15, 5], [15, -5], [5, -5], [5, 2]], dtype=float)
+    # in, out to the right (cut at x = 10), back in from below (a new piece)
+    np.testing.assert_array_equal(
+        _clip_polyline(path, square),
+        [[0, 0], [5, 5], [10, 5], [np.nan, np.nan], [5, 0], [5, 2]])
+    inside = np.array([[1, 1], [2, 2], [np.nan, np.nan], [3, 3]], dtype=float)
+    np.testing.assert_array_equal(_clip_polyline(inside, square), inside)  # untouched
+    fig, ax = plt.subplots()
+    t = np.linspace(0.0, 1.0, 50)
+    ax.plot(t, 40 * np.sin(12 * t), "--")  # far out of the view and the figure
+    ax.set_ylim(-1, 1)
+    item = next(i for i in Scene(fig).items().values() if i["kind"] == "line")
+    points = _points(item)
+    cuts = np.isnan(points[:, 0]).sum()
+    assert cuts >= 3  # it leaves the figure at least 3 times
+    finite = points[np.isfinite(points[:, 0])]
+    assert finite[:, 1].min() >= -1.0 - 1e-3  # and nothing beyond its edge (+1 px)
+    plt.close("all")

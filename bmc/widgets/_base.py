@@ -541,15 +541,15 @@ def _build(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],
     from bmc.widgets._scene import Scene
 
     text = describe()
-    static = _figure_png(fig, bbox_inches="tight")  # before Scene takes the figure apart
     browser = [spec.browser() for spec in specs.values()]
     values = {name: specs[name].to_browser(v) for name, v in _values(controls).items()}
     scene = None
     if renderer == "canvas":
         try:
-            scene = Scene(fig)
+            scene = Scene(fig, static=True)  # the static PNG too, before the layers
         except NotImplementedError:
             renderer = "png"  # an artist the canvas cannot draw: the kernel renders
+    static = scene.static if scene is not None else _figure_png(fig, bbox_inches="tight")
     if scene is not None:
         view = FigureView(browser, values, text, scene=scene)
     else:

@@ -219,3 +219,41 @@ def _arrow_shapes(quiver: Any, length: np.ndarray) -> tuple[np.ndarray, np.ndarr
         np.copyto(X, np.cos(th)[None, :] * quiver.minlength * 0.5, where=dot)
         np.copyto(Y, np.sin(th)[None, :] * quiver.minlength * 0.5, where=dot)
     return X, Y
+
+
+def _clip_polyline(points: np.ndarray, rect: tuple[float, float, float, float]) -> np.ndarray:
+    """Cut a polyline [px] to a rectangle ``(x0, y0, x1, y1)``, NaN where it leaves it.
+
+    Liang-Barsky on each segment; a piece that re-enters starts after a NaN gap, as Agg's
+    path clipper starts a new sub-path (and the dash pattern with it).
+    """
+    points = np.asarray(points, dtype=float)
+    x0, y0, x1, y1 = rect
+    finite = np.isfinite(points).all(axis=1)
+    inside = finite & (points[:, 0] >= x0) & (points[:, 0] <= x1) & (points[:, 1] >= y0) & (
+        points[:, 1] <= y1)
+    if inside[finite].all() or len(points) < 2:
+        return points
+    a, b = points[:-1], points[1:]
+    d = b - a
+    low, high = np.zeros(len(d)), np.ones(len(d))
+    keep = finite[:-1] & finite[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, q in ((-d[:, 0], a[:, 0] - x0), (d[:, 0], x1 - a[:, 0]),
+                     (-d[:, 1], a[:, 1] - y0), (d[:, 1], y1 - a[:, 1])):
+            keep &= ~((p == 0) & (q < 0))
+            ratio = q / p
+            low = np.where(p < 0, np.maximum(low, ratio), low)
+            high = np.where(p > 0, np.minimum(high, ratio), high)
+    keep &= low <= high
+    out: list = []
+    joined = -1  # the segment that continues the last piece without a cut
+    for i in np.flatnonzero(keep):
+        start, end = a[i] + low[i] * d[i], a[i] + high[i] * d[i]
+        if not (joined == i and low[i] == 0.0):
+            if out:
+                out.append((np.nan, np.nan))
+            out.append(tuple(start))
+        out.append(tuple(end))
+        joined = i + 1 if high[i] == 1.0 else -1
+    return np.array(out, dtype=float).reshape(-1, 2)

@@ -5,7 +5,8 @@ the browser path (see :mod:`bmc.widgets._canvas`) the figure is split once, at t
 values, into
 
 - a *background* PNG: everything that never changes (axes frames, axis labels, 3D panes),
-- a *foreground* PNG: the legends (drawn over the data, as in Matplotlib), and
+- a *foreground* PNG: the legends and the spines of 2D axes (drawn over the data, as in
+  Matplotlib), and
 - *items*: every artist that may change (lines with their markers, texts, titles, patches,
   quiver arrows, the ticks, tick labels and grid lines of 2D axes), each a small dict of
   canvas pixel coordinates (origin top left) and style, which the browser draws on a
@@ -39,6 +40,7 @@ from bmc.widgets._marks import (
     _CAP,
     _NO_LINE,
     _arrow_shapes,
+    _clip_polyline,
     _clipped,
     _dashes,
     _every,
@@ -67,8 +69,11 @@ class Scene:
     fig : matplotlib.figure.Figure
         The explorer's figure, already updated to the default values. It is drawn once
         here (which fixes the layout); the passes that make the layers change it and put
-        back what the items are read from. The caller must have rendered any full static
-        image of it before (its tick colours stay transparent: the browser draws the ticks).
+        back what the items are read from (not its tick colours, which stay transparent:
+        the browser draws the ticks).
+    static : bool, optional
+        Also render the whole figure as the inline backend shows it (``static``, a PNG
+        cropped to its tight box), from the same first layout. Default False.
 
     Attributes
     ----------
@@ -79,12 +84,16 @@ class Scene:
     layer : list of int
         Where the PNG layers go on the canvas: left, top, width, height [px].
     background, foreground : bytes
-        PNG layers (the foreground is empty when the figure has no legend).
+        PNG layers: under the canvas the static figure, over it the legends and the spines
+        of 2D axes (which Matplotlib draws over the data).
+    static : bytes
+        The whole figure (``static=True``), else empty.
     clips : list of list of float
         ``[x, y, width, height]`` [px] of each axes, where its data artists are clipped.
     """
 
-    def __init__(self, fig: Any) -> None:
+    def __init__(self, fig: Any, *, static: bool = False) -> None:
+        import matplotlib as mpl
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
         if not isinstance(fig.canvas, FigureCanvasAgg):
@@ -95,7 +104,14 @@ class Scene:
         self.dpi = float(fig.dpi)
         # Room around the figure for what sticks out of it at the defaults (a long title):
         # the inline backend crops to the tight box, the canvas grows by the overflow.
-        tight = fig.get_tightbbox(fig.canvas.get_renderer()).transformed(fig.dpi_scale_trans)
+        inches = fig.get_tightbbox(fig.canvas.get_renderer())
+        self.static = b""
+        if static:  # the whole figure as the inline backend shows it, before the layers
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png",
+                        bbox_inches=inches.padded(mpl.rcParams["savefig.pad_inches"]))
+            self.static = buffer.getvalue()
+        tight = inches.transformed(fig.dpi_scale_trans)
         self.margin = [int(np.ceil(max(0.0, v))) + (_MARGIN if v > 0 else 0) for v in (
             -tight.x0, tight.y1 - fig.bbox.height, tight.x1 - fig.bbox.width, -tight.y0)]
         left, top, right, bottom = self.margin
@@ -112,6 +128,7 @@ class Scene:
         self._geometry: dict[str, tuple] = {}  # line id -> (view, data, pixels)
         self._ticks_cache: dict[str, tuple] = {}  # tick item id -> (view, item)
         self._measured: dict[tuple, tuple] = {}  # text layouts read from Matplotlib
+        self._texts: dict[str, tuple] = {}  # text id -> (what places it, its item)
 
     # --- reading the figure -----------------------------------------------------------------
 
@@ -255,10 +272,14 @@ class Scene:
         fig = self.fig
         legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
         legends += list(fig.legends)
+        # The spines of 2D axes lie over the data (zorder 2.5 against 2 for lines, as
+        # Matplotlib draws them): they go on the foreground with the legends.
+        spines = [spine for ax in fig.axes if not self._is_3d(ax) and ax.axison
+                  for spine in ax.spines.values() if spine.get_visible()]
         for _, artist in self._listed:
             artist.set_visible(False)
-        for legend in legends:
-            legend.set_visible(False)
+        for artist in legends + spines:
+            artist.set_visible(False)
         for ax, style in zip(fig.axes, self._axis_styles, strict=True):
             if style is not None:
                 # Transparent rather than hidden: the axis labels keep the place that
@@ -270,11 +291,15 @@ class Scene:
                 ax.yaxis.offsetText.set_color(clear)
         background = self._png()
         foreground = b""
-        if legends:
-            for legend in legends:
-                legend.set_visible(True)
+        if legends or spines:
+            for artist in legends + spines:
+                artist.set_visible(True)
             for ax in fig.axes:
-                ax.set_axis_off()
+                if self._is_3d(ax) or not ax.axison:
+                    ax.set_axis_off()
+                else:
+                    for part in (ax.patch, ax.xaxis, ax.yaxis):
+                        part.set_visible(False)
             foreground = self._png(transparent=True)
         return background, foreground
 
@@ -342,7 +367,17 @@ class Scene:
         if isinstance(artist, Line2D):
             return self._line(key, artist, ax, view, visible, z)
         if isinstance(artist, Text):
-            return self._text(artist, visible, z)
+            # read again only when something that places or styles it changed (its layout
+            # by Matplotlib is the costly part)
+            sig = (visible, z, artist.get_text(), tuple(artist.get_unitless_position()),
+                   id(artist.get_transform()), view, hash(artist.get_fontproperties()),
+                   artist.get_horizontalalignment(), artist.get_verticalalignment(),
+                   artist.get_rotation(), str(artist.get_color()), artist.get_alpha(),
+                   str(artist.get_linespacing()), _clipped(artist))
+            known = self._texts.get(key)
+            if known is None or known[0] != sig:
+                known = self._texts[key] = (sig, self._text(artist, visible, z))
+            return dict(known[1])
         if isinstance(artist, Quiver):
             return self._quiver(artist, visible, z)
         if isinstance(artist, Patch):
@@ -391,6 +426,13 @@ class Scene:
         dashed = line.get_linestyle() not in ("-", "solid")
         drawn = _snapped(pixels, width, line.get_snap()) if line.get_linestyle() not in (
             _NO_LINE) else pixels
+        if dashed and line.get_linestyle() not in _NO_LINE:
+            # Agg cuts a path where it leaves the figure and starts the dashes again where
+            # it comes back; a canvas starts them again at each piece of a path too
+            left, top = self.margin[0], self.margin[1]
+            drawn = _clip_polyline(drawn, (left - 1.0, top - 1.0,
+                                           left + self.fig.bbox.width + 1.0,
+                                           top + self.fig.bbox.height + 1.0))
         item = {"kind": "line", "z": z, "on": visible, "pts": _f32(drawn),
                 "color": _hex(line.get_color(), line.get_alpha()), "lw": round(width, 2),
                 "dash": _dashes(line, width),
@@ -546,7 +588,7 @@ class Scene:
         ticks = axis.get_major_ticks()
         prop = (ticks[0] if ticks else axis._get_tick(major=True)).label1.get_fontproperties()
         extents = [self._measure(s, prop)[:2] if s else ([0.0], 0.0) for s in raw]
-        return {"kind": "ticks", "axis": name, "z": 2.5, "on": True,
+        return {"kind": "ticks", "axis": name, "z": float(axis.get_zorder()), "on": True,
                 "major": [round(float(p), 1) for p in pos], "labels": labels,
                 "lw": [round(e[0][0], 2) for e in extents],
                 "la": [round(e[1], 2) for e in extents],

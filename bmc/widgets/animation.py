@@ -133,6 +133,8 @@ export default {
           button.setAttribute("aria-label", text);
           button.title = text;
         }
+        // Enter and Space press the button, not JupyterLab's shortcuts (edit mode)
+        if (!button.dataset.lmSuppressShortcuts) button.dataset.lmSuppressShortcuts = "true";
         if (text === "Loop") {
           const on = String(button.classList.contains("mod-active"));
           if (button.getAttribute("aria-pressed") !== on) button.setAttribute("aria-pressed", on);
@@ -147,6 +149,7 @@ export default {
         if (label && label.getAttribute("title") === "null") label.removeAttribute("title");
         if (handle && label && handle.getAttribute("aria-labelledby") !== label.id) {
           handle.setAttribute("aria-labelledby", label.id);
+          handle.dataset.lmSuppressShortcuts = "true";
         }
         if (handle && handle.getAttribute("aria-valuetext") !== frameText()) {
           handle.setAttribute("aria-valuetext", frameText());
