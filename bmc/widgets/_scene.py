@@ -32,6 +32,7 @@ artist; the explorer then falls back to ``renderer="png"``.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import numpy as np
@@ -58,6 +59,7 @@ __all__ = ["Scene", "plain_text"]
 def __dir__() -> list[str]:
     return sorted(__all__)
 
+_DIGITS = re.compile(r"[0-9]")
 _MARGIN = 4  # [px] added to a side of the canvas where the figure's tight box sticks out
 
 
@@ -121,6 +123,7 @@ class Scene:
         self._listed = self._list_artists()
         for _, artist in self._listed:
             self._check_supported(artist)
+        self._tick_fonts: dict[int, Any] = {}  # axis id -> its tick labels' font
         self._axis_styles = [self._read_axis_styles(ax) for ax in fig.axes]
         self.clips = [self._rect(ax.patch.get_window_extent()) for ax in fig.axes]
         self.background, self.foreground = self._layers()
@@ -129,6 +132,8 @@ class Scene:
         self._ticks_cache: dict[str, tuple] = {}  # tick item id -> (view, item)
         self._measured: dict[tuple, tuple] = {}  # text layouts read from Matplotlib
         self._texts: dict[str, tuple] = {}  # text id -> (what places it, its item)
+        self._marker_shapes: dict[tuple, tuple] = {}  # marker style -> its outline
+        self._line_items: dict[str, tuple] = {}  # line id -> (its style, its item)
 
     # --- reading the figure -----------------------------------------------------------------
 
@@ -219,6 +224,7 @@ class Scene:
             major, minor = axis.get_major_ticks(), axis.get_minor_ticks()
             tick = major[0] if major else axis._get_tick(major=True)
             small = minor[0] if minor else axis._get_tick(major=False)
+            self._tick_fonts[id(axis)] = tick.label1.get_fontproperties()
             shown = axis.get_visible()
             if shown and (tick.tick2line.get_visible() or tick.label2.get_visible()):
                 raise NotImplementedError(
@@ -405,6 +411,7 @@ class Scene:
         if cached is not None and cached[0] == where and np.array_equal(cached[1], data,
                                                                           equal_nan=True):
             return cached[2]
+        self._line_items.pop(key, None)  # its item is made again
         if three_d:
             from mpl_toolkits.mplot3d import proj3d
 
@@ -418,9 +425,23 @@ class Scene:
 
     def _line(self, key: str, line: Any, ax: Any, view: Any, visible: bool,
               z: float) -> dict:
+        pixels = self._line_pixels(key, line, ax, view)
+        # style: an unchanged line (same pixels, same style) keeps its item
+        style = (visible, z, str(line.get_color()), line.get_alpha(), line.get_linewidth(),
+                 str(line.get_linestyle()), str(line.get_marker()), line.get_markersize(),
+                 str(line.get_markerfacecolor()), str(line.get_markeredgecolor()),
+                 line.get_markeredgewidth(), str(line.get_markevery()), line.get_fillstyle(),
+                 line.get_snap(), _clipped(line))
+        known = self._line_items.get(key)
+        if known is not None and known[0] == style:
+            return dict(known[1])
+        item = self._make_line(line, pixels, visible, z)
+        self._line_items[key] = (style, item)
+        return dict(item)
+
+    def _make_line(self, line: Any, pixels: np.ndarray, visible: bool, z: float) -> dict:
         from matplotlib.markers import MarkerStyle
 
-        pixels = self._line_pixels(key, line, ax, view)
         scale = self.dpi / 72.0
         width = line.get_linewidth() * scale
         dashed = line.get_linestyle() not in ("-", "solid")
@@ -445,23 +466,28 @@ class Scene:
             item["lw"] = 0.0
         marker = line.get_marker()
         if marker not in (None, *_NO_LINE) and line.get_markersize() > 0:
-            style = MarkerStyle(marker, line.get_fillstyle())
-            size = line.get_markersize() * scale
-            path = style.get_path().transformed(style.get_transform())
             edge = line.get_markeredgewidth() * scale
-            shape = path.vertices * [size, -size]
-            if path.codes is None or set(path.codes.tolist()) <= {1, 2, 79}:
-                shape = _snapped(shape, edge, line.get_snap())
+            shape_key = (str(marker), line.get_fillstyle(), line.get_markersize(), edge,
+                         line.get_snap())
+            shape = self._marker_shapes.get(shape_key)
+            if shape is None:
+                style = MarkerStyle(marker, line.get_fillstyle())
+                path = style.get_path().transformed(style.get_transform())
+                size = line.get_markersize() * scale
+                vertices = path.vertices * [size, -size]
+                if path.codes is None or set(path.codes.tolist()) <= {1, 2, 79}:
+                    vertices = _snapped(vertices, edge, line.get_snap())
+                shape = self._marker_shapes[shape_key] = (
+                    {"v": vertices.round(2).ravel().tolist(),
+                     "c": None if path.codes is None else path.codes.tolist()},
+                    bool(style.is_filled()), _name(style.get_joinstyle()))
             # Agg draws each marker at the pixel that holds its point
             where = np.floor(pixels[_every(line.get_markevery(), len(pixels))] + 0.5)
             item["marker"] = {
-                "shape": {"v": shape.round(2).ravel().tolist(),
-                          "c": None if path.codes is None else path.codes.tolist()},
-                "filled": bool(style.is_filled()),
+                "shape": shape[0], "filled": shape[1],
                 "fill": _hex(line.get_markerfacecolor(), line.get_alpha()),
                 "edge": _hex(line.get_markeredgecolor(), line.get_alpha()),
-                "ew": round(edge, 2),
-                "join": _name(style.get_joinstyle()), "at": _f32(where)}
+                "ew": round(edge, 2), "join": shape[2], "at": _f32(where)}
         return item
 
     def _text(self, text: Any, visible: bool, z: float) -> dict:
@@ -480,16 +506,44 @@ class Scene:
             # Where Matplotlib puts the text: its box and first baseline [px] and each line's
             # width, so that the browser's glyphs (another rasteriser, plain Unicode for
             # mathtext) fill the same place instead of drifting along a long title.
-            box = text.get_window_extent(self.fig.canvas.get_renderer())
-            x0, top = self._px([[box.x0, box.y1]])[0]
-            widths, ascent, pitch = self._measure(content, text.get_fontproperties(),
-                                                  text.get_linespacing(),
-                                                  text.get_parse_math())
-            item["box"] = [round(float(x0), 2), round(float(top), 2),
-                           round(float(box.width), 2), round(float(box.height), 2)]
-            item["base"], item["pitch"] = round(float(top) + ascent, 2), round(pitch, 2)
+            (x0, y0, x1, y1), base, pitch, widths = self._layout(
+                content, text.get_fontproperties(), item["ha"], item["va"],
+                text.get_linespacing(), text.get_parse_math())
+            anchor = text.get_transform().transform(text.get_unitless_position())
+            left, top = self._px([[anchor[0] + x0, anchor[1] + y1]])[0]
+            item["box"] = [round(float(left), 2), round(float(top), 2), round(x1 - x0, 2),
+                           round(y1 - y0, 2)]
+            item["base"], item["pitch"] = round(float(top) + y1 - base, 2), round(pitch, 2)
             item["w"] = [round(w, 2) for w in widths]
         return item
+
+    def _layout(self, content: str, prop: Any, ha: str, va: str, spacing: Any,
+                parse_math: bool) -> tuple[tuple, float, float, list[float]]:
+        """Read Matplotlib's layout of a text anchored at the origin, as it aligns it.
+
+        Returns its box ``(x0, y0, x1, y1)`` and its first baseline (display px, y up,
+        relative to the anchor), the distance between baselines and each line's width.
+        Read once from scratch copies and kept (digits are tabular: a title whose numbers
+        change keeps its layout), so an update lays out no text.
+        """
+        from matplotlib.text import Text
+
+        key = ("layout", _DIGITS.sub("0", content), hash(prop), ha, va, str(spacing),
+               parse_math)
+        known = self._measured.get(key)
+        if known is None:
+            renderer = self.fig.canvas.get_renderer()
+            scratch = Text(0.0, 0.0, content, fontproperties=prop, ha=ha, va=va,
+                           linespacing=spacing, parse_math=parse_math)
+            scratch.set_figure(self.fig)
+            box = scratch.get_window_extent(renderer)
+            widths, ascent, pitch = self._measure(content, prop, spacing, parse_math)
+            known = ((float(box.x0), float(box.y0), float(box.x1), float(box.y1)),
+                     float(box.y1) - ascent, pitch, widths)
+            if len(self._measured) > 4096:
+                self._measured.clear()
+            self._measured[key] = known
+        return known
 
     def _measure(self, content: str, prop: Any, spacing: Any = None,
                  parse_math: bool = True) -> tuple[list[float], float, float]:
@@ -504,7 +558,9 @@ class Scene:
         from matplotlib import cbook
         from matplotlib.text import Text
 
-        key = (content, hash(prop), str(spacing), parse_math)
+        # digits are tabular in the fonts Matplotlib ships (and in most others): a title
+        # whose numbers change keeps its layout
+        key = (_DIGITS.sub("0", content), hash(prop), str(spacing), parse_math)
         known = self._measured.get(key)
         if known is not None:
             return known
@@ -516,8 +572,9 @@ class Scene:
         scratch.set_figure(self.fig)
         box = scratch.get_window_extent(renderer)
         lines = content.split("\n")
-        widths = [float(renderer.get_text_width_height_descent(
-            line, prop, ismath=bool(parse_math and cbook.is_math_text(line)))[0])
+        widths = [float(box.width)] if len(lines) == 1 else [
+            float(renderer.get_text_width_height_descent(
+                line, prop, ismath=bool(parse_math and cbook.is_math_text(line)))[0])
             if line else 0.0 for line in lines]
         ascent = float(box.y1)  # from the top to the baseline Matplotlib anchors: the last
         pitch = float(box.height)
@@ -585,8 +642,7 @@ class Scene:
         formatter = axis.get_major_formatter()
         raw = list(formatter.format_ticks(major))
         labels = [plain_text(s) for s in raw]
-        ticks = axis.get_major_ticks()
-        prop = (ticks[0] if ticks else axis._get_tick(major=True)).label1.get_fontproperties()
+        prop = self._tick_fonts[id(axis)]
         extents = [self._measure(s, prop)[:2] if s else ([0.0], 0.0) for s in raw]
         return {"kind": "ticks", "axis": name, "z": float(axis.get_zorder()), "on": True,
                 "major": [round(float(p), 1) for p in pos], "labels": labels,

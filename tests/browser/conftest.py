@@ -316,8 +316,14 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
                                   f"{min(values):.0f} px, widest {max(values):.0f} px")
     if any(report.axe or report.chrome for report in reports) or reports:
         terminalreporter.section("axe-core (WCAG 2.1 A and AA): explorers and JupyterLab")
+        seen: dict[str, dict] = {}
         for report in reports:
             own = ", ".join(f"{v['id']} ({v['nodes']})" for v in report.axe) or "none"
             chrome = ", ".join(f"{v['id']} ({v['nodes']})" for v in report.chrome) or "none"
             terminalreporter.line(f"{report.notebook:36s} explorers: {own}; JupyterLab's own "
                                   f"page: {chrome}")
+            for v in report.chrome:
+                seen.setdefault(v["id"], v)
+        for rule, v in sorted(seen.items()):  # what JupyterLab (not the course) shows
+            terminalreporter.line(f"  {rule} ({v['impact']}): {v['help']}; e.g. "
+                                  f"{v['targets'][0] if v['targets'] else '?'}")
