@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import MARKERS, TOTAL, series
 
 __all__ = ["ELBOW", "outside_human_range", "torque_explorer"]
 
@@ -98,6 +99,7 @@ def outside_human_range(flexion_deg: ArrayLike, torque: ArrayLike, *,
     return found
 
 
+@twinned
 def torque_explorer(
     *,
     length: float = 0.45,
@@ -153,11 +155,11 @@ def torque_explorer(
     rod = PlanarChain([length], [com_fraction * length], [mass], [mass * length**2 / 12])
     t = np.linspace(0.0, 2.0, 401)
 
-    fig, (ax_pose, ax_torque) = plt.subplots(1, 2, figsize=(7.0, 4.0),
+    fig, (ax_pose, ax_torque) = plt.subplots(1, 2, figsize=(9, 4.0),
                                              gridspec_kw={"width_ratios": [1, 2]})
-    (segment_line,) = ax_pose.plot([0, length], [0, 0], "o-", color="C0", lw=3,
+    (segment_line,) = ax_pose.plot([0, length], [0, 0], marker=MARKERS[0], color="C0", lw=3,
                                    label="segment")
-    (com_point,) = ax_pose.plot([0], [0], "s", color="C3", label="centre of mass")
+    (com_point,) = ax_pose.plot([0], [0], MARKERS[3], color="C3", label="centre of mass")
     reach = 1.1 * length
     ax_pose.set_xlim(-reach, reach)
     ax_pose.set_ylim(-reach, reach)
@@ -168,13 +170,13 @@ def torque_explorer(
     ax_pose.set_yticks([-tick, 0.0, tick])
     ax_pose.set_xlabel("x [m]")
     ax_pose.set_ylabel("y [m]")
-    # legends below the axes, never over the segment or the curves
-    ax_pose.legend(loc="upper center", bbox_to_anchor=(0.5, -0.28), fontsize="small", ncol=1)
-    (inertial_line,) = ax_torque.plot(t, np.zeros_like(t), color="C1",
+    # legends under the panels, where no curve or segment can run under them
+    ax_pose.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small", ncol=2)
+    (inertial_line,) = ax_torque.plot(t, np.zeros_like(t), **series(1),
                                       label=r"inertial $I_o\ddot\alpha$")
-    (gravity_line,) = ax_torque.plot(t, np.zeros_like(t), color="C2", ls="-.",
+    (gravity_line,) = ax_torque.plot(t, np.zeros_like(t), **series(2),
                                      label=r"gravitational $mgd\cos\alpha$")
-    (total_line,) = ax_torque.plot(t, np.zeros_like(t), "k--", label="joint torque (sum)")
+    (total_line,) = ax_torque.plot(t, np.zeros_like(t), **TOTAL, label="joint torque (sum)")
     ax_torque.set_xlabel("time [s]")
     ax_torque.set_ylabel("torque [N m]")
     ax_torque.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small",
@@ -185,6 +187,8 @@ def torque_explorer(
     ax_torque.set_title("peak inertial 00.00 N m, gravitational 00.00 N m, joint 00.00 N m",
                         fontsize="small")
     fig.tight_layout(rect=(0.0, 0.12, 1.0, 1.0))
+
+    shown: dict[str, Any] = {}
 
     def update(mean_deg: float, amplitude_deg: float, frequency: float) -> None:
         w = 2 * np.pi * frequency
@@ -205,6 +209,9 @@ def torque_explorer(
         com = rod.com_positions(q[k])
         com_point.set_data(com[:, 0], com[:, 1])
         ax_pose.set_title(f"at t = {t[k]:.2f} s", fontsize="small")
+        shown.update(mean=mean_deg, amplitude=amplitude_deg, frequency=frequency, t=t[k],
+                     angle=np.degrees(q[k, 0]), inertial=np.abs(inertial).max(),
+                     gravity=np.abs(gravity).max(), total=np.abs(total).max())
         ax_torque.set_title(
             f"peak inertial {np.abs(inertial).max():.2f} N m, gravitational "
             f"{np.abs(gravity).max():.2f} N m, joint {np.abs(total).max():.2f} N m",
@@ -217,6 +224,7 @@ def torque_explorer(
             "Outside the human elbow's range: " + "; ".join(found) + "." if found else
             "Within the range of a healthy adult elbow (flexion 0 to "
             f"{ELBOW['flexion_max_deg']:.0f} deg, strength, speed).", width=100))
+        shown["verdict"] = verdict.get_text().replace("\n", " ")
 
     style = {"description_width": "initial"}
     controls = {
@@ -227,4 +235,15 @@ def torque_explorer(
         "frequency": widgets.FloatSlider(value=1.0, min=0.1, max=4.0, step=0.1,
                                          description="frequency [Hz]", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    def describe() -> str:
+        return (
+            f"A {length:.2f} m segment swinging {shown['amplitude']:.0f} degrees either side "
+            f"of {shown['mean']:.0f} degrees at {shown['frequency']:.1f} Hz. Left: the segment "
+            f"at t = {shown['t']:.2f} s, at {shown['angle']:.0f} degrees, the instant of the "
+            "largest joint torque. Right: the inertial, gravitational and joint torques over "
+            f"2 s; peaks: inertial {shown['inertial']:.2f} N m, gravitational "
+            f"{shown['gravity']:.2f} N m, joint {shown['total']:.2f} N m. "
+            + shown["verdict"])
+
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)

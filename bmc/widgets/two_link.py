@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import TOTAL, series
 
 __all__ = ["reach_explorer"]
 
@@ -21,6 +22,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
+@twinned
 def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
     """Explore how duration, gravity and forearm parameters shape the reaching torques.
 
@@ -53,24 +55,21 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
     upper, lower = arm_segments()
     l1, l2 = upper.length, lower.length
     s = np.linspace(0.0, 1.0, 300)  # fraction of the movement time
-    fig, axes = plt.subplots(1, 2, figsize=(7.0, 4.0), sharex=True)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 4.0), sharex=True)
     names = ("inertial $M\\ddot q$", "centripetal + Coriolis $C$", "gravitational $G$",
              "joint torque (sum)")
-    # line styles as well as colours: the parts stay apart without colour vision
-    styles = ({"color": "C0"}, {"color": "C1", "ls": ":"}, {"color": "C2", "ls": "-."},
-              {"color": "k", "ls": "--"})
+    styles = (series(0), series(1), series(2), TOTAL)
     lines = [[ax.plot(s, np.zeros_like(s), label=name, **style)[0]
               for name, style in zip(names, styles, strict=True)] for ax in axes]
     for ax, joint in zip(axes, ("shoulder", "elbow"), strict=True):
         ax.set_xlabel("time [s]")
         ax.set_ylabel(f"{joint} torque [N m]")
         ax.set_title(joint)
-    # one legend under both panels, never over the curves
-    fig.legend(lines[0], names, loc="lower center", ncol=2, fontsize="small")
-    # the layout leaves room for the suptitle that update() writes above the panel titles
-    fig.suptitle("0.00 s reach, g = 0.00 m/s$^2$: peak joint torques 00.0 and 00.0 N m",
-                 fontsize="small")
-    fig.tight_layout(rect=(0.0, 0.15, 1.0, 0.97))
+    # one legend under both panels (no curve runs under it), room above for the suptitle
+    fig.legend(handles=lines[0], loc="lower center", ncol=4, fontsize="small")
+    fig.tight_layout(rect=(0.0, 0.07, 1.0, 0.94))
+
+    shown: dict[str, Any] = {}
 
     def update(duration: float, g: float, forearm_mass: float, forearm_com: float) -> None:
         com2 = min(max(forearm_com, 0.0), l2)
@@ -89,6 +88,8 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
             peak = max(np.abs(p[:, j]).max() for p in parts)
             ax.set_xlim(0.0, duration)
             ax.set_ylim(-1.1 * peak - 1e-3, 1.1 * peak + 1e-3)
+        shown.update(duration=duration, g=g, mass=forearm_mass, com=com2,
+                     peaks=[[np.abs(p[:, j]).max() for p in parts] for j in range(2)])
         fig.suptitle(f"{duration:.2f} s reach, g = {g:.2f} m/s$^2$: peak joint torques "
                      f"{np.abs(parts[3][:, 0]).max():.1f} and "
                      f"{np.abs(parts[3][:, 1]).max():.1f} N m", fontsize="small")
@@ -106,4 +107,19 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
                                            max=round(l2, 3), step=0.005,
                                            description="forearm+hand COM [m]", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    def describe() -> str:
+        parts = ("inertial", "centripetal and Coriolis", "gravitational")
+        joints = []
+        for joint, peaks in zip(("shoulder", "elbow"), shown["peaks"], strict=True):
+            listed = ", ".join(f"{name} {p:.1f}" for name, p in zip(parts, peaks[:3],
+                                                                     strict=True))
+            joints.append(f"{joint}: joint torque up to {peaks[3]:.1f} N m ({listed} N m)")
+        return (
+            f"Shoulder and elbow torques of a {shown['duration']:.2f} s minimum-jerk reach "
+            f"at g = {shown['g']:.2f} m/s², forearm and hand {shown['mass']:.2f} kg with its "
+            f"centre of mass {shown['com']:.3f} m from the elbow; each panel plots the "
+            "inertial, centripetal and Coriolis, and gravitational parts and their sum "
+            f"against time. Peaks, {joints[0]}; {joints[1]}.")
+
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)
