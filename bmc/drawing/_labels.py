@@ -86,7 +86,7 @@ def placer(ax) -> _Placer:
 
 
 def _signature(ax, labels) -> tuple:
-    """What a placement in ``ax`` depends on, as a comparable tuple.
+    """Return what a placement in ``ax`` depends on, as a comparable tuple.
 
     The size (not the position: the inline backend's tight crop moves the whole figure) and
     the limits of the axes and the resolution; each label's text, font size, anchor,

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array
+from bmc.constants import STANDARD_GRAVITY, G
 from bmc.drawing._base import Drawing, _split_sign, _value_text
 from bmc.drawing._draw import (
     _arrow,
@@ -35,7 +36,7 @@ def segment_diagram(
     com: ArrayLike,
     *,
     mass: float | None = None,
-    g: float = 9.81,
+    g: float = G,
     forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
     moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
     symbolic: bool = False,
@@ -72,7 +73,7 @@ def segment_diagram(
     mass : float, optional
         Segment mass [kg]; draws the weight ``m g`` at the centre of mass.
     g : float, optional
-        Gravitational acceleration [m/s^2], along -y. Default 9.81.
+        Gravitational acceleration [m/s^2], along -y. Default :data:`bmc.constants.G` (9.81).
     forces : mapping of str to (point, force), optional
         Each force acting *on* the segment: its TeX symbol (for example
         ``r"\mathbf{F}_p"``) mapped to its point of application [m] and its vector [N].
@@ -133,7 +134,7 @@ def _segment_diagram(
     com: ArrayLike,
     *,
     mass: float | None = None,
-    g: float = 9.81,
+    g: float = G,
     forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
     moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
     symbolic: bool = False,
@@ -368,7 +369,7 @@ def lower_limb_diagrams(
     frame: int,
     masses: ArrayLike,
     *,
-    g: float = 9.80665,
+    g: float = STANDARD_GRAVITY,
     symbolic: bool = False,
     axes=None,
 ) -> list[Drawing]:
@@ -397,7 +398,8 @@ def lower_limb_diagrams(
     masses : array_like, shape (3,)
         Masses of thigh, shank and foot [kg] (``run.segments.mass``).
     g : float, optional
-        Gravitational acceleration [m/s^2] used in the analysis. Default 9.80665.
+        Gravitational acceleration [m/s^2] used in the analysis. Default
+        :data:`bmc.constants.STANDARD_GRAVITY` (9.80665).
     symbolic : bool, optional
         Label with symbols only. Default ``False``.
     axes : sequence of three matplotlib.axes.Axes, optional

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from bmc.constants import G
 from bmc.widgets._base import explorer, twinned
 from bmc.widgets._style import TOTAL, series
 
@@ -98,7 +99,7 @@ def reach_explorer(*, interactive: bool = True, values: dict[str, Any] | None = 
     controls = {
         "duration": widgets.FloatSlider(value=0.6, min=0.3, max=4.0, step=0.1,
                                         description="duration [s]", style=style),
-        "g": widgets.FloatSlider(value=9.81, min=0.0, max=9.81, step=0.01,
+        "g": widgets.FloatSlider(value=G, min=0.0, max=G, step=0.01,
                                  description="g [m/s^2]", style=style),
         "forearm_mass": widgets.FloatSlider(value=round(lower.mass, 2), min=0.5, max=5.0,
                                             step=0.05, description="forearm+hand mass [kg]",
