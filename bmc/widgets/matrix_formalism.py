@@ -112,7 +112,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         dop_line.set_data(t_dop, np.maximum(err, 1e-16))
         ax.set_title(
             f"Euler dt = {10.0**log_dt:.1e} s ({n_euler} evaluations): "
-            f"{err_euler[-1]:.1e};  DOP853 rtol = {10.0**log_rtol:.0e} "
+            f"{err_euler[-1]:.1e};  DOP853 at {10.0**log_rtol:.0e} per step "
             f"({nfev} evaluations): {err[-1]:.1e}", fontsize="small")
         shown.update(dt=10.0**log_dt, rtol=10.0**log_rtol, n_euler=n_euler, nfev=nfev,
                      euler=err_euler[-1], dop=err[-1])
@@ -122,7 +122,8 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
             "Relative energy error of the double pendulum against time over "
             f"{duration:g} s, on a logarithmic scale from 1e-14 to 10. Explicit Euler with "
             f"step {shown['dt']:.1e} s ({shown['n_euler']} evaluations) ends at "
-            f"{shown['euler']:.1e}; DOP853 with relative tolerance {shown['rtol']:.0e} "
+            f"{shown['euler']:.1e}; DOP853 keeping each step's relative error near "
+            f"{shown['rtol']:.0e} "
             f"({shown['nfev']} evaluations) ends at {shown['dop']:.1e}.")
 
     style = {"description_width": "initial"}
@@ -130,7 +131,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         "log_dt": widgets.FloatSlider(value=-3.0, min=-4.0, max=-2.0, step=0.25,
                                       description="Euler log10(dt / s)", style=style),
         "log_rtol": widgets.FloatSlider(value=-10.0, min=-12.0, max=-4.0, step=1.0,
-                                        description="DOP853 log10(rtol)", style=style),
+                                        description="DOP853 log10(error per step)", style=style),
     }
     box = explorer(fig, update, controls, interactive=interactive, values=values,
                    describe=describe)
