@@ -168,7 +168,8 @@ def _Z_concept(Z: np.ndarray, n: int) -> str:
     if not np.any(Z):
         said.append("it is all zeros, the placeholder")
     if np.any(Z[phi]):
-        said.append("a row of a segment angle phi is not zero, but a translation turns no segment")
+        said.append("a row of a segment angle phi is not zero, but a translation turns no "
+                    "segment")
     if np.any((Z != 0) & (Z != 1)):
         said.append("it holds values other than 0 and 1, but a translation moves a "
                     "segment by exactly its own amount")
