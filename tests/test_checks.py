@@ -336,16 +336,16 @@ def _foot_loads(p):
     lever = np.array([run.grf[k, 2], 0.0]) - ankle[k]  # COP relative to the foot's COM
     m, inertia = run.segments.mass[2], run.segments.inertia[2]
     Fa = m * acc - m * np.array([0.0, -p.g]) - grf
-    Ma = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
-    return Fa, Ma
+    tau_a = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+    return Fa, tau_a
 
 
 def test_gait_foot_loads_by_hand_equal_lower_limb():
-    Fa, Ma = _foot_loads(checks.problem("gait"))
-    assert answers.check_gait_foot_loads(Fa, Ma)
-    message = _fails(answers.check_gait_foot_loads, Fa, -Ma)
-    assert message.startswith("Ma") and "sign" in message
-    _no_leak(message, Ma)
+    Fa, tau_a = _foot_loads(checks.problem("gait"))
+    assert answers.check_gait_foot_loads(Fa, tau_a)
+    message = _fails(answers.check_gait_foot_loads, Fa, -tau_a)
+    assert message.startswith("tau_a") and "sign" in message
+    _no_leak(message, tau_a)
 
 
 def test_gait_signs_and_errors():

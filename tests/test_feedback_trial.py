@@ -205,8 +205,8 @@ def _ankle(deg=False, g_sign=-1.0, inertia=True, shape=False):
         mass, inertia_foot = run.segments.mass[2], run.segments.inertia[2]
         Fa = mass * acc - mass * np.array([0.0, g_sign * 9.80665]) - grf
         lever = cop - ankle[k]
-        Ma = inertia_foot * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
-        return (np.r_[Fa, 0.0] if shape else Fa), Ma
+        tau_a = inertia_foot * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+        return (np.r_[Fa, 0.0] if shape else Fa), tau_a
     return ankle_loads
 
 
