@@ -212,7 +212,7 @@ def check_reactions_Z(open_constraint_Z: Any, Z: Any) -> bool:
                      hint=_Z_HINT)
 
 
-_ACC_HINT = section("reactions.coordinates", "differentiate x = x_H + d sin(phi), y = y_H "
+_ACC_HINT = section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
                     "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
                     "x); the shank's centre adds the whole thigh length l2, the foot's adds "
                     "l2 and l3; the angle rows hold phi_i'' itself")

@@ -82,7 +82,7 @@ def check_reactions_accelerations(pdd: Any) -> bool:
                    answer_accelerations(_degrees(p))[0]),
                   ("the accelerations without the hip's own",
                    answer_accelerations(p.modified(qdd=np.r_[0.0, 0.0, p.qdd[2:]]))[0])],
-        hint=section("reactions.coordinates", "differentiate x = x_H + d sin(phi), y = y_H "
+        hint=section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
                      "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
                      "x); the shank's centre adds the whole thigh length l2, the foot's adds "
                      "l2 and l3; the angle rows hold phi_i'' itself"))
