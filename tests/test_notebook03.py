@@ -47,8 +47,14 @@ def _student_text(nb):
             yield i, f'{out.get("text", "")}{out.get("data", {}).get("text/plain", "")}'
 
 
+# The energy explorer's description reports its results, energy errors such as 1.0e-09 and
+# its axis from 1e-14: measured quantities of the lesson, not tolerances.
+RESULTS = "Relative energy error of the double pendulum"
+
+
 def test_no_verdicts_tolerances_or_machinery_in_what_a_student_reads(nb):
-    found = [(i, m.group(0)) for i, text in _student_text(nb) for m in VOICE.finditer(text)]
+    found = [(i, m.group(0)) for i, text in _student_text(nb) for m in VOICE.finditer(text)
+             if not (text.startswith(RESULTS) and m.group(0)[0].isdigit())]
     assert found == []
 
 
@@ -254,7 +260,7 @@ def test_numpy_block_assembly_is_the_system_matrix_form_assembles():
     np.testing.assert_allclose(system.A, A, rtol=0, atol=1e-12)
     np.testing.assert_allclose(system.b, b, rtol=0, atol=1e-9)
     w = np.linalg.solve(A, b[..., None])[..., 0]
-    F, tau = mf.joint_loads(st, g=G)
+    F, tau = mf.joint_loads(**st.inputs(), g=G)
     np.testing.assert_allclose(w.reshape(-1, 2, 2, 3)[:, :, 0], F, rtol=0, atol=1e-8)
     np.testing.assert_allclose(w.reshape(-1, 2, 2, 3)[:, :, 1], tau, rtol=0, atol=1e-8)
     F_rec, tau_rec = newton_euler.joint_loads3d(**st.inputs(), g=G)
@@ -269,7 +275,7 @@ def test_numpy_block_assembly_is_the_system_matrix_form_assembles():
 def test_stance_loads_are_those_of_walking():
     """Ankle plantarflexor peak near the ~1.5 N m/kg of walking (Winter 2009), push-off sign."""
     st = stance_example(body_mass=70.0, height=1.75)
-    _, tau = mf.joint_loads(st, g=G)
+    _, tau = mf.joint_loads(**st.inputs(), g=G)
     k_push = int(0.8 * (st.t.size - 1))
     assert tau[k_push, 0, 2] < 0                       # plantarflexor on the foot
     assert 1.0 < -tau[:, 0, 2].min() / 70.0 < 1.8      # N m/kg

@@ -594,8 +594,13 @@ def _explorer_class() -> type:
             data = super()._repr_mimebundle_(**kwargs)
             metadata: dict = {}
             if self._static:
+                from bmc.plotting import figure_html
+
                 data["image/png"] = base64.b64encode(self._static).decode("ascii")
                 metadata["image/png"] = {"alt": self._alt}
+                # a static page without the widget's state (nbconvert, nbviewer) renders
+                # text/html before image/png, and reads no alt from the output's metadata
+                data["text/html"] = figure_html(data["image/png"], self._alt)
             data["text/plain"] = self._alt  # what a text-only view and a screen reader get
             return data, metadata
 
