@@ -46,7 +46,8 @@ def _sense(value: float) -> str:
 
 def test_free_body_diagram_lists_its_loads_with_magnitudes_directions_and_senses(arm):
     q, F = np.array([-1.2, 1.5]), np.array([0.0, -20.0])     # held still, 2 kg in the hand
-    tau = arm.inverse_dynamics(q, [0.0, 0.0], [0.0, 0.0], contact_force=F)  # M qdd + C + G + E form
+    # M qdd + C + G + E form
+    tau = arm.inverse_dynamics(q, [0.0, 0.0], [0.0, 0.0], contact_force=F)
     text = drawing.free_body_diagram(arm, q, segment=0, contact_force=F).describe()
     # the shoulder carries the whole arm and the load: straight up, by hand
     shoulder = (1.96 + 1.54) * G + 20.0

@@ -86,7 +86,8 @@ def fbd_one_link_symbolic():
 
 
 def fbd_one_link_moving():
-    return drawing.free_body_diagram(one_link(), [-0.8], qd=[3.0], qdd=[20.0], contact_force=[0.0, -20.0])
+    return drawing.free_body_diagram(one_link(), [-0.8], qd=[3.0], qdd=[20.0],
+                                     contact_force=[0.0, -20.0])
 
 
 def strobe_one_link():

@@ -254,15 +254,16 @@ JS_LOG_ENTRIES = """
 # - pixels: a pixel of either image differs when no pixel within AGG_RADIUS of it in the
 #   other image is within AGG_TOLERANCE of its colour (what one renderer draws and the other
 #   does not, thin lines included). At most AGG_LIMIT.
-# Measured on every course explorer (see the terminal summary): ink at most ~50 px, pixels at
-# most ~310 px; the three defects of issue 33 put back (canvas_defects.ipynb): ink 335-1515
-# px.
+# Measured on every course explorer (see the terminal summary): ink at most ~70 px, pixels at
+# most ~525 px (the one-link explorer, whose verdict line under the panels adds ~200 px of
+# glyph edges to its titles'); the three defects of issue 33 put back (canvas_defects.ipynb):
+# ink 335-1515 px, so the ink limit alone catches each of them.
 AGG_BLUR = 2.0  # [px] standard deviation of the blur
 AGG_INK = 0.12  # [0-1] difference of a blurred channel that counts
 AGG_INK_LIMIT = 150  # [px]
 AGG_RADIUS = 1  # [px]
 AGG_TOLERANCE = 0.35  # largest channel difference [0-1] that still counts as the same colour
-AGG_LIMIT = 400  # [px]
+AGG_LIMIT = 650  # [px]
 AGG_SETTLE_TIMEOUT = 60.0  # [s] for the kernel and the browser to show one state
 
 # Slider tracks must stay usable (draggable) in windows this wide [px].
@@ -965,12 +966,14 @@ def test_animation_player_plays_in_the_browser(lab_page, lab_server, browser_tim
     assert names == ["Play", "Stop", "Loop"], names
     drawing = lab_page.locator(".bmc-player canvas")
     assert drawing.get_attribute("role") == "img"
-    assert "arm: stick figure, frame 2 of 121, t = 0.017 s" == drawing.get_attribute(
-        "aria-label")  # the slider check moved it a step
+    # named by the frame it shows (the slider check may leave it on any frame)
+    k = int(view.get_attribute("data-frame"))
+    shown = f"frame {k + 1} of 121, t = {2.0 * k / 120:.3f} s"  # t = linspace(0, 2, 121)
+    assert drawing.get_attribute("aria-label") == f"arm: stick figure, {shown}"
     handle = lab_page.locator(".bmc-player .noUi-handle").first
     label = handle.get_attribute("aria-labelledby")
     assert label and lab_page.locator(f"#{label}").text_content().strip() == "frame"
-    assert handle.get_attribute("aria-valuetext") == "frame 2 of 121, t = 0.017 s"
+    assert handle.get_attribute("aria-valuetext") == shown
     # played with the keyboard alone: Tab from the player's start to Play, Enter
     start = int(view.get_attribute("data-frame"))
     lab_page.locator(".bmc-player").first.evaluate("(el) => { el.tabIndex = -1; el.focus(); }")
