@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import os
 import warnings
 from collections.abc import Sequence
@@ -79,6 +80,70 @@ def _check(figure) -> None:
     if mode == "error":
         raise ValueError(message)
     warnings.warn(message, FigureWarning, stacklevel=3)
+
+
+def _inline_png(shell, figure) -> str | None:
+    """Return the PNG the inline backend would show (base64), drawn once; or None.
+
+    The inline backend saves a figure with ``bbox_inches="tight"``, which draws it twice
+    (once to measure its tight box, once to render the cropped picture), each time running
+    the layout engine. Here the figure is drawn once at full size and the picture cropped
+    to the same box: the same picture (up to a fraction of a pixel of shift), in about
+    two thirds of the time. ``None`` (the caller then asks the display formatter) unless
+    the notebook shows figures exactly as the inline backend does by default (PNG only, ``bbox_inches="tight"``, no retina), the
+    savefig settings follow the figure, and the tight box lies inside the figure.
+    """
+    import functools
+
+    import matplotlib as mpl
+    import numpy as np
+    from IPython.core import pylabtools
+    from matplotlib import colors as mcolors
+    from matplotlib import image as mimage
+
+    formatters = shell.display_formatter.formatters
+    try:
+        png_format = formatters["image/png"].lookup(figure)
+    except KeyError:
+        return None
+    if not (isinstance(png_format, functools.partial) and png_format.func is
+            pylabtools.print_figure and not png_format.args and png_format.keywords == {
+                "fmt": "png", "base64": True, "bbox_inches": "tight"}):
+        return None
+    for mime in ("image/svg+xml", "image/jpeg", "application/pdf"):
+        try:
+            formatters[mime].lookup(figure)
+        except KeyError:
+            continue
+        return None  # another picture format is asked for as well
+    rc = mpl.rcParams
+    if (rc["savefig.dpi"] not in ("figure", figure.dpi) or rc["savefig.transparent"]
+            or rc["savefig.facecolor"] != "auto" or rc["savefig.edgecolor"] != "auto"
+            or rc["savefig.bbox"] is not None or not (figure.axes or figure.lines)
+            or not callable(getattr(figure.canvas, "buffer_rgba", None))):
+        return None
+    figure.canvas.draw()
+    tight = figure.get_tightbbox(figure.canvas.get_renderer())
+    width, height = figure.get_size_inches()
+    if tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height:
+        return None  # text outside the figure: the backend's own path grows the picture
+    box = tight.padded(rc["savefig.pad_inches"])
+    rgba = np.asarray(figure.canvas.buffer_rgba())
+    rows, cols = rgba.shape[:2]
+    scale = rows / height  # [px/in]: the figure's dpi
+    # as Agg does for the cropped figure: whole pixels, the box's lower left corner kept
+    x0, y1 = int(round(box.x0 * scale)), rows - int(round(box.y0 * scale))
+    x1, y0 = x0 + int(box.width * scale), y1 - int(box.height * scale)
+    # the padding may reach past the figure's edge: there the picture is the figure's face
+    face = np.round(255 * np.array(mcolors.to_rgba(figure.get_facecolor()))).astype(np.uint8)
+    picture = np.empty((y1 - y0, x1 - x0, 4), dtype=np.uint8)
+    picture[...] = face
+    top, left = max(y0, 0), max(x0, 0)
+    bottom, right = min(y1, rows), min(x1, cols)
+    picture[top - y0:bottom - y0, left - x0:right - x0] = rgba[top:bottom, left:right]
+    buffer = io.BytesIO()
+    mimage.imsave(buffer, picture, format="png", dpi=figure.dpi)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
 def figure_html(png: bytes | str, alt: str, caption: str | None = None, *,
@@ -178,7 +243,11 @@ def show(figure=None, *, alt: str | None = None, caption: str | None = None) -> 
         shell = get_ipython()
         if shell is None:
             return
-        data, metadata = shell.display_formatter.format(figure)
+        png = _inline_png(shell, figure)
+        if png is not None:  # the inline backend's picture, drawn once
+            data, metadata = {"image/png": png}, {}
+        else:
+            data, metadata = shell.display_formatter.format(figure)
         png = data.get("image/png")
         out = {k: v for k, v in data.items() if k.startswith("image/")}
         extra = {"alt": text} | ({"caption": caption} if caption else {})
