@@ -89,9 +89,10 @@ def _inline_png(shell, figure) -> str | None:
     (once to measure its tight box, once to render the cropped picture), each time running
     the layout engine. Here the figure is drawn once at full size and the picture cropped
     to the same box: the same picture (up to a fraction of a pixel of shift), in about
-    two thirds of the time. ``None`` (the caller then asks the display formatter) unless
-    the notebook shows figures exactly as the inline backend does by default (PNG only, ``bbox_inches="tight"``, no retina), the
-    savefig settings follow the figure, and the tight box lies inside the figure.
+    two thirds of the time. ``None`` (the caller then asks the display formatter)
+    unless the notebook shows figures exactly as the inline backend does by default (PNG
+    only, ``bbox_inches="tight"``, no retina), the savefig settings follow the figure, and
+    the tight box lies inside the figure.
     """
     import functools
 
