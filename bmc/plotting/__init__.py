@@ -25,7 +25,7 @@ from __future__ import annotations
 from bmc.plotting._check import CVD_VISIONS, FigureProblem, check_figure, colour_distances
 from bmc.plotting._describe import describe_figure
 from bmc.plotting._series import estimates_against_truth, legend_outside
-from bmc.plotting._show import CHECK_VARIABLE, FigureWarning, figure_html, show
+from bmc.plotting._show import CHECK_VARIABLE, FigureWarning, cropped_png, figure_html, show
 from bmc.plotting._style import (
     LINESTYLES,
     MARKERS,
@@ -49,6 +49,7 @@ __all__ = [
     "STYLE",
     "check_figure",
     "colour_distances",
+    "cropped_png",
     "cycle",
     "describe_figure",
     "estimates_against_truth",

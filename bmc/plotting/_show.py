@@ -9,7 +9,7 @@ import os
 import warnings
 from collections.abc import Sequence
 
-__all__ = ["CHECK_VARIABLE", "FigureWarning", "figure_html", "show"]
+__all__ = ["CHECK_VARIABLE", "FigureWarning", "cropped_png", "figure_html", "show"]
 
 
 def __dir__() -> list[str]:
@@ -97,10 +97,7 @@ def _inline_png(shell, figure) -> str | None:
     import functools
 
     import matplotlib as mpl
-    import numpy as np
     from IPython.core import pylabtools
-    from matplotlib import colors as mcolors
-    from matplotlib import image as mimage
 
     formatters = shell.display_formatter.formatters
     try:
@@ -129,13 +126,41 @@ def _inline_png(shell, figure) -> str | None:
     if tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height:
         return None  # text outside the figure: the backend's own path grows the picture
     box = tight.padded(rc["savefig.pad_inches"])
+    return base64.b64encode(cropped_png(figure, box)).decode("ascii")
+
+
+def cropped_png(figure, box) -> bytes:
+    """Return the PNG of the part ``box`` of a figure just drawn on its Agg canvas.
+
+    What ``figure.savefig(buffer, format="png", bbox_inches=box)`` gives (at the figure's
+    dpi, with its face colour), cut from the canvas' last drawing instead of drawn again
+    (savefig draws the figure once more, shifted by a fraction of a pixel: the two
+    pictures differ only in the antialiased edges of lines and glyphs). The box may reach
+    past the figure's edge (the padding of a tight box): there the picture is the
+    figure's face.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure on an Agg canvas, drawn (``figure.canvas.draw()``) since its last change.
+    box : matplotlib.transforms.BboxBase
+        The part to keep [in], in figure inches from the lower left corner.
+
+    Returns
+    -------
+    bytes
+        The PNG picture.
+    """
+    import numpy as np
+    from matplotlib import colors as mcolors
+    from matplotlib import image as mimage
+
     rgba = np.asarray(figure.canvas.buffer_rgba())
     rows, cols = rgba.shape[:2]
-    scale = rows / height  # [px/in]: the figure's dpi
+    scale = rows / figure.get_size_inches()[1]  # [px/in]: the figure's dpi
     # as Agg does for the cropped figure: whole pixels, the box's lower left corner kept
     x0, y1 = int(round(box.x0 * scale)), rows - int(round(box.y0 * scale))
     x1, y0 = x0 + int(box.width * scale), y1 - int(box.height * scale)
-    # the padding may reach past the figure's edge: there the picture is the figure's face
     face = np.round(255 * np.array(mcolors.to_rgba(figure.get_facecolor()))).astype(np.uint8)
     picture = np.empty((y1 - y0, x1 - x0, 4), dtype=np.uint8)
     picture[...] = face
@@ -144,7 +169,7 @@ def _inline_png(shell, figure) -> str | None:
     picture[top - y0:bottom - y0, left - x0:right - x0] = rgba[top:bottom, left:right]
     buffer = io.BytesIO()
     mimage.imsave(buffer, picture, format="png", dpi=figure.dpi)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    return buffer.getvalue()
 
 
 def figure_html(png: bytes | str, alt: str, caption: str | None = None, *,
