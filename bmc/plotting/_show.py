@@ -9,7 +9,7 @@ import os
 import warnings
 from collections.abc import Sequence
 
-__all__ = ["CHECK_VARIABLE", "FigureWarning", "cropped_png", "figure_html", "show"]
+__all__ = ["CHECK_VARIABLE", "FigureWarning", "cropped_png", "figure_html", "show", "tight_png"]
 
 
 def __dir__() -> list[str]:
@@ -96,7 +96,6 @@ def _inline_png(shell, figure) -> str | None:
     """
     import functools
 
-    import matplotlib as mpl
     from IPython.core import pylabtools
 
     formatters = shell.display_formatter.formatters
@@ -114,19 +113,52 @@ def _inline_png(shell, figure) -> str | None:
         except KeyError:
             continue
         return None  # another picture format is asked for as well
+    if not (figure.axes or figure.lines):
+        return None  # the backend shows nothing for an empty figure
+    png = tight_png(figure, fallback=False)
+    return None if png is None else base64.b64encode(png).decode("ascii")
+
+
+def tight_png(figure, *, fallback: bool = True) -> bytes | None:
+    """Return the PNG of a figure cropped to its tight box, drawn once.
+
+    What ``figure.savefig(buffer, format="png", bbox_inches="tight")`` gives at the
+    figure's dpi; savefig draws the figure twice (once to measure the tight box, once to
+    draw the cropped picture, each time with the layout engine), here it is drawn once
+    and the picture cut with :func:`cropped_png`.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+        A figure on an Agg canvas.
+    fallback : bool, optional
+        When the picture cannot be cut from one drawing (savefig settings that do not
+        follow the figure, or text sticking out of it), return savefig's picture (default)
+        or ``None``.
+
+    Returns
+    -------
+    bytes or None
+        The PNG picture.
+    """
+    import matplotlib as mpl
+
     rc = mpl.rcParams
-    if (rc["savefig.dpi"] not in ("figure", figure.dpi) or rc["savefig.transparent"]
-            or rc["savefig.facecolor"] != "auto" or rc["savefig.edgecolor"] != "auto"
-            or rc["savefig.bbox"] is not None or not (figure.axes or figure.lines)
-            or not callable(getattr(figure.canvas, "buffer_rgba", None))):
+    usable = rc["savefig.dpi"] in ("figure", figure.dpi) and not (
+        rc["savefig.transparent"] or rc["savefig.facecolor"] != "auto"
+        or rc["savefig.edgecolor"] != "auto" or rc["savefig.bbox"] is not None
+        or not callable(getattr(figure.canvas, "buffer_rgba", None)))
+    if usable:
+        figure.canvas.draw()
+        tight = figure.get_tightbbox(figure.canvas.get_renderer())
+        width, height = figure.get_size_inches()
+        if tight.x0 >= 0 and tight.y0 >= 0 and tight.x1 <= width and tight.y1 <= height:
+            return cropped_png(figure, tight.padded(rc["savefig.pad_inches"]))
+    if not fallback:
         return None
-    figure.canvas.draw()
-    tight = figure.get_tightbbox(figure.canvas.get_renderer())
-    width, height = figure.get_size_inches()
-    if tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height:
-        return None  # text outside the figure: the backend's own path grows the picture
-    box = tight.padded(rc["savefig.pad_inches"])
-    return base64.b64encode(cropped_png(figure, box)).decode("ascii")
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def cropped_png(figure, box) -> bytes:
