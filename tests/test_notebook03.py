@@ -337,3 +337,40 @@ def test_pid_arm_ends_at_its_closed_forms_within_human_strength(limb):
     e = -(src.y[:, 0] + src.y[:, 1])
     tau_src = 30.0 * e - 2.0 * (src.y[:, 2] + src.y[:, 3]) + 3.0 * src.y[:, 4]
     assert 0.8 * 55 < tau_src.max() < 55 and np.degrees(np.abs(src.y[:, 3]).max()) > 1300
+
+
+VERIFY = r'''
+import json
+# the simulations stored by bmc.precomputed, recomputed (verify) and compared with fresh ones
+ref_right = simulate.simulate(pend.rhs, (0.0, 3.0), y0, t_eval=t_short, rtol=1e-10, atol=1e-12)
+print(json.dumps({
+    'right': float(np.abs(right.y - ref_right.y).max()),
+    'apart': float(apart),
+    'dop_nfev': int(dop.nfev),
+    'euler_end': float(err_euler[-1]),
+    'euler_ratio': float(err_euler2 / err_euler[-1]),
+    'pid_names': list(pid),
+    'tau2_end': float(tau2_end),
+    'swing_energy_spread': float(np.ptp(swing.energy)),
+    'swing_peak_deg_s': np.degrees(np.abs(swing.qd).max(axis=0)).tolist(),
+}))
+'''
+
+
+def test_stored_simulations_are_what_the_code_computes(notebook_runner):
+    """Run with BMC_PRECOMPUTED=verify: every stored simulation is recomputed and compared."""
+    checked = notebook_runner(PATH, VERIFY, env={"BMC_PRECOMPUTED": "verify"})
+    # the same integrator and tolerances as the stored run: equal to round-off of the solver
+    assert checked["right"] < 1e-9
+    assert checked["apart"] == pytest.approx(0.26, abs=0.005)    # printed as 0.26 s
+    assert checked["euler_end"] == pytest.approx(0.10, abs=0.005)  # printed as +0.10
+    assert checked["euler_ratio"] == pytest.approx(1.9, abs=0.05)  # printed as 1.9 times
+    assert checked["pid_names"] == ["the source's gains", "frictionless shoulder",
+                                    "shoulder damper c = 1 N m s/rad"]
+    # the damped arm holds the forearm level: the elbow then carries the forearm's weight
+    forearm = arm.arm_segments()[1]
+    assert checked["tau2_end"] == pytest.approx(forearm.mass * G * forearm.com, rel=1e-3)
+    # the relaxed swing conserves energy (DOP853 at the package's default tolerances) and
+    # moves at the speeds the notebook prints (108 and 120 deg/s)
+    assert checked["swing_energy_spread"] < 1e-6
+    assert checked["swing_peak_deg_s"] == pytest.approx([108.0, 120.0], abs=0.5)

@@ -234,3 +234,15 @@ def test_the_load_is_a_mass(rod):
     assert round(float(loaded.max()), 1) == 17.4 and round(float(loaded.min()), 2) == -5.05
     # the notebook's judgement: about a third of an average man's elbow flexor strength
     assert 0.25 < loaded.max() / (0.78 * 70.0) < 0.4
+
+
+def test_stored_free_fall_is_what_the_code_computes(notebook_runner):
+    """Run with BMC_PRECOMPUTED=verify: the stored fall is recomputed and compared."""
+    check = ("import json\nprint(json.dumps({'t_horizontal': float(t_horizontal), "
+             "'lowest': float(np.degrees(fall['q'][lowest, 0])), "
+             "'spread': float(np.ptp(fall['energy']))}))")
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "01_one_link.ipynb"
+    checked = notebook_runner(path, check, env={"BMC_PRECOMPUTED": "verify"})
+    # the segment swings through to the mirror of its release angle: -265 deg
+    assert checked["lowest"] == pytest.approx(-265.0, abs=0.01)
+    assert checked["spread"] < 1e-6   # J: DOP853 at the package's default tolerances

@@ -109,10 +109,10 @@ class Scene:
         inches = fig.get_tightbbox(fig.canvas.get_renderer())
         self.static = b""
         if static:  # the whole figure as the inline backend shows it, before the layers
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png",
-                        bbox_inches=inches.padded(mpl.rcParams["savefig.pad_inches"]))
-            self.static = buffer.getvalue()
+            # cut from the drawing just made (what savefig would draw again)
+            from bmc.plotting import cropped_png
+
+            self.static = cropped_png(fig, inches.padded(mpl.rcParams["savefig.pad_inches"]))
         tight = inches.transformed(fig.dpi_scale_trans)
         self.margin = [int(np.ceil(max(0.0, v))) + (_MARGIN if v > 0 else 0) for v in (
             -tight.x0, tight.y1 - fig.bbox.height, tight.x1 - fig.bbox.width, -tight.y0)]
