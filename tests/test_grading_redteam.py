@@ -272,7 +272,10 @@ def keyring_breaches(plant=None, seek=None):
 # the 4 s cell limit, so that the line spoiling the answers runs)
 XTALK = KEYRING + """
 found = []
-end = time.time() + 6  # long enough to overlap with its partner on a loaded machine
+# the planter stays up 12 s (under the 20 s cell limit), the seeker 6 s: the two workers
+# may start them at different moments (another submission may still hold one), and the
+# seeker must run while the planter's key exists
+end = time.time() + (12 if ROLE_IS_PLANT else 6)
 while time.time() < end:
     found += keyring_breaches(ROLE=b"crosstalk")
     time.sleep(0.2)
@@ -286,8 +289,10 @@ HOSTILE = [
 if keyring_breaches():
     T = thetadd = -1.0
 """, "full", ("01", "03")),
-    ("keyring_xtalk_a", "solution", XTALK.replace("ROLE", "plant"), "full", ("01",)),
-    ("keyring_xtalk_b", "solution", XTALK.replace("ROLE", "seek"), "full", ("01",)),
+    ("keyring_xtalk_a", "solution",
+     XTALK.replace("ROLE_IS_PLANT", "True").replace("ROLE", "plant"), "full", ("01",)),
+    ("keyring_xtalk_b", "solution",
+     XTALK.replace("ROLE_IS_PLANT", "False").replace("ROLE", "seek"), "full", ("01",)),
     ("kmsg_answers", "solution", """
 import os
 for name in ("/scratch/answers.json", "answers.json"):
