@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -190,9 +191,9 @@ def as_array(
         if bad is not None:
             count = int(np.count_nonzero(~np.isfinite(arr)))
             raise ValueError(
-                f"{where} contains {count} non-finite value(s) (NaN or inf), the first "
-                f"({float(arr[bad])!r}) at index {bad}; it must be finite: interpolate or drop "
-                "missing samples before calling"
+                f"{where} must be finite; got {count} non-finite value(s) (NaN or inf), the "
+                f"first ({float(arr[bad])!r}) at index {bad}: interpolate or drop missing "
+                "samples before calling"
             )
     return arr
 
@@ -262,8 +263,8 @@ def in_range(value: ArrayLike, name: str, *, unit: str = "", low: float = -np.in
 
 
 def plausible(value: float, name: str, *, unit: str, low: float, high: float,
-              quantity: str, units: Mapping[str, float]) -> float:
-    """Refuse a value outside the human range, naming the unit it was probably given in.
+              quantity: str, units: Mapping[str, float], refuse: bool = True) -> float:
+    """Refuse (or warn about) a value outside the human range, naming its likely unit.
 
     Parameters
     ----------
@@ -277,6 +278,11 @@ def plausible(value: float, name: str, *, unit: str, low: float, high: float,
         What the value is, for the message ("body height").
     units : mapping of str to float
         Likely wrong units and their size in ``unit`` (``{"cm": 0.01, "mm": 0.001}``).
+    refuse : bool, optional
+        Refuse a value outside the range (default), for quantities that cannot be physical
+        there (a body 175 m tall). ``False`` warns (:class:`BMCWarning`) instead, for
+        values that are doubtful but valid (an angle of 2.67 rad, microgravity): a
+        plausibility guard must never refuse a physically valid value.
 
     Returns
     -------
@@ -286,23 +292,28 @@ def plausible(value: float, name: str, *, unit: str, low: float, high: float,
     Raises
     ------
     ValueError
-        If ``value`` is outside ``[low, high]``; when ``value`` times the size of one of
-        ``units`` falls inside, the message names that unit and the converted value.
+        If ``refuse`` and ``value`` is outside ``[low, high]``; when ``value`` times the
+        size of one of ``units`` falls inside, the message names that unit and the
+        converted value.
     """
     if low <= value <= high:
         return value
     where = _where(name, unit)
+    message = (f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any "
+               f"human); got {value:g}, which is no human's: check the value and its unit")
     for other, size in units.items():
         if low <= value * size <= high:
-            raise ValueError(
+            message = (
                 f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any "
                 f"human); got {value:g}, which looks like {other}: pass {value * size:.4g} "
                 f"({value:g} {other} in {unit})"
             )
-    raise ValueError(
-        f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any human); "
-        f"got {value:g}, which is no human's: check the value and its unit"
-    )
+            break
+    if refuse:
+        raise ValueError(message)
+    warnings.warn(message.replace(" must be ", " is usually ", 1)
+                  + " (used as given)", BMCWarning, stacklevel=3)
+    return value
 
 
 def rotation_matrices(R: ArrayLike, name: str, *, atol: float = 1e-6,
@@ -471,11 +482,13 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
 def gravity(value: float, name: str = "g") -> float:
     """Return an acceleration of free fall [m/s^2], zero allowed, refusing cm/s^2 and such.
 
-    Anything from 0 (no gravity) to 30 m/s^2 (beyond Jupiter's 24.8) is accepted.
+    Anything from 0 (no gravity) to 30 m/s^2 (beyond Jupiter's 24.8) is accepted; a
+    positive value below 1e-3 m/s^2 (microgravity, an asteroid) is valid but warns, as it
+    is more often a unit slip; above 30 m/s^2 no human stands, and it is refused.
     """
     g = positive(value, name, unit="m/s^2", allow_zero=True)
     if g == 0:
         return g
     return plausible(g, name, unit="m/s^2", low=1e-3, high=30.0,
                      quantity="free-fall acceleration (9.81 on Earth)",
-                     units={"cm/s^2": 0.01, "mm/s^2": 0.001})
+                     units={"cm/s^2": 0.01, "mm/s^2": 0.001}, refuse=g > 30.0)

@@ -177,12 +177,15 @@ class PlanarChain(PlanarModel):
                             "and inertia (e.g. bmc.anthropometry.Segment), base first; got "
                             f"{type(segments).__name__}")
         segments = list(segments)
+        if not segments:
+            raise ValueError("segments must list at least one segment (base first, e.g. "
+                             "bmc.anthropometry.segment('thigh', ...)); got an empty sequence")
         try:
             lengths, com, masses, inertias = ([float(getattr(s, f)) for s in segments]
                                               for f in ("length", "com", "mass", "inertia"))
         except AttributeError as exc:
             raise TypeError("segments must have length, com, mass and inertia attributes "
-                            f"(e.g. bmc.anthropometry.Segment): {exc}") from None
+                            f"(e.g. bmc.anthropometry.Segment); got {exc}") from None
         return cls(lengths, com, masses, inertias, g=g)
 
     # ------------------------------------------------------------------ parameters

@@ -65,11 +65,20 @@ class Problem:
         object.__setattr__(self, "_topic", topic)
         object.__setattr__(self, "_title", title)
         object.__setattr__(self, "_practice", practice)
+        from bmc._validation import _real
+
+        if isinstance(entries, (str, bytes)) or not isinstance(entries, Iterable):
+            raise TypeError("entries must be a sequence of (name, value, unit, meaning) "
+                            f"tuples; got {type(entries).__name__} {entries!r}")
         frozen = {}
-        for name, value, unit, meaning in entries:
-            arr = np.array(value)
-            if arr.dtype.kind not in "iu":  # integers (sample indices) stay integers
-                arr = arr.astype(float)
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, (tuple, list)) or len(entry) != 4:
+                raise ValueError(f"entries[{i}] must be a (name, value, unit, meaning) tuple; "
+                                 f"got {entry!r}")
+            name, value, unit, meaning = entry
+            arr = np.array(value) if not isinstance(value, (str, bytes)) else None
+            if arr is None or arr.dtype.kind not in "iu":  # sample indices stay integers
+                arr = _real(value, f"entries[{i}] ({name!r} [{unit}])")
             arr.setflags(write=False)
             frozen[name] = (arr, unit, meaning)
         object.__setattr__(self, "_entries", frozen)
@@ -127,6 +136,14 @@ class Problem:
         unknown = sorted(set(changes) - set(self._entries))
         if unknown:
             raise AttributeError(f"problem {self._topic!r} has no quantity {unknown[0]!r}")
+        from bmc._validation import as_array
+
+        for name, value in changes.items():
+            arr, unit, _ = self._entries[name]
+            new = as_array(value, name, unit=unit)
+            if new.shape != arr.shape:
+                raise ValueError(f"{name} [{unit}] must have the shape of the original, "
+                                 f"{arr.shape}; got shape {new.shape}")
         entries = [(name, changes.get(name, arr), unit, meaning)
                    for name, (arr, unit, meaning) in self._entries.items()]
         title = f"{self._title} ({note})" if note else self._title
@@ -186,6 +203,23 @@ def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
         random generator seeded by the topic and the student id, it returns keyword
         arguments for ``build``. The common data are ``build()`` with its defaults.
     """
+    if not isinstance(topic, str) or not topic:
+        raise TypeError(f"topic must be a non-empty str; got {topic!r}")
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str; got {type(title).__name__} {title!r}")
+    if not callable(build):
+        raise TypeError("build must be a function returning the entries (name, value, unit, "
+                        f"meaning); got {type(build).__name__} {str(build)[:60]}")
+    if variant is not None and not callable(variant):
+        raise TypeError("variant must be a function of a random generator, or None; got "
+                        f"{type(variant).__name__} {variant!r}")
+    if vary is not None and not isinstance(vary, dict):
+        raise TypeError(f"vary must be a dict of quantity name -> spread; got {vary!r}")
+    for name, spread in (vary or {}).items():
+        if not isinstance(spread, (int, float)) or isinstance(spread, bool) or \
+                not 0.0 <= spread < 1.0:
+            raise ValueError(f"vary[{name!r}] must be a relative spread from 0 to below 1; "
+                             f"got {spread!r}")
     _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}), variant)
     for key in [k for k in _PROBLEM_CACHE if k[0] == topic]:
         _PROBLEM_CACHE.pop(key)
@@ -239,6 +273,9 @@ def student_data(student: str | None) -> Iterator[None]:
     student : str or None
         Student id; ``None`` or ``""`` for the common data.
     """
+    if student is not None and not isinstance(student, str):
+        raise TypeError(f"student must be a student id (a str) or None; got "
+                        f"{type(student).__name__} {student!r}")
     token = _STUDENT.set(student or "")
     try:
         yield
@@ -277,8 +314,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
     >>> print(round(p.mass, 2), p.units()["mass"])
     1.54 kg
     """
-    if topic not in _PROBLEM_SPECS:
-        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    _check_topic(topic)
     if student is not None and not isinstance(student, str):
         raise ValueError(f"student must be your student id as a string, e.g. "
                          f"student=\"ab123\"; got {type(student).__name__} {student!r}")
@@ -307,7 +343,11 @@ def problem(topic: str, student: str | None = None) -> Problem:
         title, build, vary, variant = _PROBLEM_SPECS[topic]
         params = {} if student is None or variant is None else variant(
             _student_rng(topic, student))
-        entries = build(**params)
+        entries = _built(topic, build, params)
+        unknown = sorted(set(vary) - {entry[0] for entry in entries})
+        if unknown:
+            raise ValueError(f"vary of exercise set {topic!r} names quantities that build "
+                             f"does not return; got {unknown}")
         if student is not None:
             entries = [(name, _scaled(topic, student, name, value, vary[name])
                         if name in vary else value, unit, meaning)
@@ -315,6 +355,28 @@ def problem(topic: str, student: str | None = None) -> Problem:
             title = f"{title} - data of student {student}"
         _PROBLEM_CACHE[key] = Problem(topic, title, entries)
     return _PROBLEM_CACHE[key]
+
+
+def _built(topic: str, build: Callable[..., Any], params: dict) -> list:
+    """The entries of ``build(**params)``, checked: a registered builder's error is named."""
+    try:
+        entries = build(**params)
+        if isinstance(entries, Iterable) and not isinstance(entries, (str, bytes)):
+            entries = list(entries)
+        Problem(topic, "", entries)  # refuses entries of the wrong form, naming them
+    except Exception as exc:
+        kind = type(exc) if isinstance(exc, (TypeError, ValueError)) else ValueError
+        raise kind(f"build of exercise set {topic!r} (see register_problem) failed; got "
+                   f"{type(exc).__name__}: {exc}") from exc
+    return list(entries)
+
+
+def _check_topic(topic: Any) -> None:
+    if not isinstance(topic, str):
+        raise TypeError(f"topic must be the name of an exercise set (a str), one of "
+                        f"{problems()}; got {type(topic).__name__} {topic!r}")
+    if topic not in _PROBLEM_SPECS:
+        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
 
 
 def practice(topic: str) -> Problem:
@@ -339,8 +401,7 @@ def practice(topic: str) -> Problem:
     >>> practice("one_link").is_practice
     True
     """
-    if topic not in _PROBLEM_SPECS:
-        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    _check_topic(topic)
     if topic not in _PRACTICE_CACHE:
         title, build, _, _ = _PROBLEM_SPECS[topic]
         _PRACTICE_CACHE[topic] = Problem(topic, f"{title} - practice data (the course's "
@@ -482,7 +543,11 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     """
     from bmc.checks._diagnose import describe
 
-    exp = np.asarray(expected, dtype=float)
+    from bmc._validation import as_array
+
+    # the instructor's value: a mistake there is the author's, named as such (not the
+    # student's answer)
+    exp = as_array(expected, "expected", unit=unit)
     ans = _numeric(name, answer, shape=exp.shape, unit=unit, hint=hint)
 
     def close(a, b):

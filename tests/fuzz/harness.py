@@ -325,6 +325,12 @@ def outcome(call: Call) -> Failure | None:
                 return None  # a check may judge a valid-looking answer wrong
             return fail("false refusal", type(error).__name__, message, where)
         names = (call.hostile.lstrip("*"), *spec_.aliases.get(call.hostile, ()))
+        if call.hostile in spec_.student and isinstance(call.kwargs.get("name"), str) \
+                and call.kwargs["name"]:
+            # a check speaks to the student of their variable by its name in the notebook
+            # (``name``, e.g. "T"), not by the check's parameter ``answer``, which they
+            # never see: that name is the argument at fault in their eyes
+            names = (*names, call.kwargs["name"])
         if not names_argument(message, names):
             return fail("wrong argument named", type(error).__name__,
                         f"names none of {names}: {message}", where)
