@@ -3,10 +3,13 @@
 Profiles (``BMC_HYPOTHESIS_PROFILE``, default ``ci``):
 
 - ``ci``: each callable's stated number of examples (``Spec.examples``), a fixed seed
-  (``@seed`` in the tests) and the example database in ``.hypothesis/`` (a failure found
-  once is replayed first next time); no per-example deadline (the property has its own
-  CPU and memory budgets, see ``harness.py``).
-- ``long``: 40 times as many examples, for ``benchmarks/fuzz.py`` or a nightly run.
+  (``@seed`` in the tests, so every run draws the same calls) and no example database
+  (nothing is written into the repository; a failure prints the call and the
+  ``@reproduce_failure`` blob); no per-example deadline (the property has its own CPU and
+  memory budgets, see ``harness.py``).
+- ``long``: 40 times as many examples, for ``benchmarks/fuzz.py`` or a nightly run, with
+  an example database in the temporary directory (``$TMPDIR/bmc-hypothesis``), outside
+  the repository, so that a failure found once is replayed first by the next long run.
 
 A profile's ``max_examples`` is the scale: 100 means ``Spec.examples`` as stated.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, settings
@@ -23,19 +27,20 @@ from hypothesis.database import DirectoryBasedExampleDatabase
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-DATABASE = DirectoryBasedExampleDatabase(str(HERE.parents[1] / ".hypothesis" / "examples"))
+#: The long runs' database: outside the repository, replayed by the next long run.
+DATABASE = DirectoryBasedExampleDatabase(os.path.join(tempfile.gettempdir(), "bmc-hypothesis"))
 _COMMON = dict(
-    database=DATABASE,
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                            HealthCheck.data_too_large, HealthCheck.differing_executors],
 )
-settings.register_profile("ci", max_examples=100, **_COMMON)
-settings.register_profile("long", max_examples=4000, **_COMMON)
+settings.register_profile("ci", max_examples=100, database=None, **_COMMON)
+settings.register_profile("long", max_examples=4000, database=DATABASE, **_COMMON)
 # A quick look while writing a strategy: no shrinking, few examples.
 settings.register_profile("dev", max_examples=30,
-                          phases=[Phase.explicit, Phase.reuse, Phase.generate], **_COMMON)
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate], database=None,
+                          **_COMMON)
 settings.load_profile(os.environ.get("BMC_HYPOTHESIS_PROFILE", "ci"))
 
 # The helpers are modules of this folder, not tests (nor doctests): collect them once, as
