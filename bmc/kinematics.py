@@ -422,8 +422,9 @@ def minimum_jerk_reach_2link(
     except ValueError as exc:
         if "out of reach" not in str(exc):
             raise
-        raise ValueError(f"the straight path from p0 to pf [m] leaves the chain's reach: "
-                         f"{exc}; move p0 or pf within reach") from None
+        raise ValueError(f"p0 and pf [m] must be joined by a straight path within the "
+                         f"chain's reach; got a path that leaves it: {exc}; move p0 or pf "
+                         "within reach") from None
     qd, qdd = joint_rates_2link([l1, l2], q, v, a)
     return q, qd, qdd
 

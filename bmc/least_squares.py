@@ -789,8 +789,13 @@ def propagated_covariance(
     tau = model.inverse_dynamics(phi, phid, meas.phidd) if tau is None else as_array(
         tau, "tau", unit="N m", last=model.m // 2
     )
-    gains = meas.stack(meas.gains())
     n_f = phi.shape[0]
+    if tau.ndim == 1:
+        tau = np.broadcast_to(tau, (n_f, tau.size))
+    if tau.shape[0] != n_f:
+        raise ValueError(f"tau [N m] must have one row per stacked frame of meas (R * N = "
+                         f"{n_f}), or be one row; got shape {tau.shape}")
+    gains = meas.stack(meas.gains())
     select = np.zeros((3 + k, 3 * k))
     select[3:, 2 * k:] = np.eye(k)  # the measured accelerations enter e directly
     jac = np.zeros((n_f, 3 + k, 3 * k)) + select

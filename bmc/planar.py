@@ -313,7 +313,8 @@ class PlanarModel:
         """Index of a segment given by name or index."""
         if isinstance(segment, str):
             if segment not in self._names:
-                raise ValueError(f"unknown segment {segment!r}; the segments are {self._names}")
+                raise ValueError(f"segment must be one of the segments {self._names} (or an "
+                                 f"index); got the unknown segment {segment!r}")
             return self._names.index(segment)
         i = integer(segment, "segment", what="index or name of a segment")
         if not 0 <= i < self.n:
@@ -358,7 +359,8 @@ class PlanarModel:
         for jnt in joints:
             if isinstance(jnt, str):
                 if jnt not in self._joint_names:
-                    raise ValueError(f"unknown joint {jnt!r}; the joints are {self._joint_names}")
+                    raise ValueError(f"joints must name joints of {self._joint_names} (or give "
+                                     f"indices); got the unknown joint {jnt!r}")
                 j = self._joint_names.index(jnt)
             else:
                 j = integer(jnt, "joints", what="index or name of a joint")

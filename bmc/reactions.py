@@ -325,6 +325,12 @@ def motion_reactions(motion: Trial, *, contact_force: ArrayLike | None = None,
     augmented, classical : numpy.ndarray, shape (N, 2 * len(joints))
         Eq. (2.10) and eq. (2.11) [N].
     """
+    missing = [a for a in ("model", "q", "qd", "qdd", "contact_point", "contact_force")
+               if not hasattr(motion, a)]
+    if missing:
+        raise TypeError("motion must be a trial with model, q, qd, qdd, contact_point and "
+                        "contact_force (e.g. bmc.models.somersault.somersault_motion()); got "
+                        f"{type(motion).__name__} without {', '.join(missing)}")
     model = motion.model
     R = motion.contact_force if contact_force is None else contact_force
     idr = model.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
@@ -381,6 +387,17 @@ class SymbolicModel:
 
     def reactions(self, h: Any, columns: Sequence[int] | None = None) -> Any:
         """Return eq. (2.10), ``E^T (h - M (D qdd + gamma))``, for the chosen columns of E."""
+        if columns is not None:
+            from bmc._validation import integer
+
+            if isinstance(columns, (str, bytes)) or not hasattr(columns, "__iter__"):
+                raise TypeError(f"columns must be a sequence of column indices of E; got "
+                                f"{columns!r}")
+            columns = [integer(c, "columns", what="column index of E") for c in columns]
+            bad = [c for c in columns if not -self.E.shape[1] <= c < self.E.shape[1]]
+            if bad:
+                raise ValueError(f"columns must be indices of E's {self.E.shape[1]} columns "
+                                 f"(0 to {self.E.shape[1] - 1}); got {bad[0]}")
         E = self.E if columns is None else self.E[:, list(columns)]
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
@@ -421,6 +438,12 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
     """
     import sympy as sp
 
+    if not isinstance(model, PlanarTree):
+        raise TypeError("model must be a PlanarTree with a floating base (e.g. "
+                        f"bmc.models.human.human_model()); got {type(model).__name__}")
+    if not model.floating:
+        raise ValueError("model must have a floating base (the hip's x_H, y_H are its first "
+                         "coordinates); got a tree fixed at its base")
     n = model.n
     q = sp.Matrix(sp.symbols(f"x_H y_H phi1:{n + 1}"))
     qd = sp.Matrix(sp.symbols(f"xd_H yd_H phid1:{n + 1}"))

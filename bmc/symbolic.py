@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -201,13 +202,22 @@ class Derivation:
         g: float = constants.G,
     ) -> dict:
         """Return a substitution dictionary for numerical parameter values (SI units)."""
+        from bmc._validation import as_array, gravity
+
         values = {}
-        for syms, vals in ((self.L, lengths), (self.d, com), (self.m, masses),
-                           (self.I, inertias)):
-            if len(vals) != self.n:
-                raise ValueError(f"expected {self.n} value(s) per parameter; got {len(vals)}")
-            values.update(zip(syms, map(float, vals), strict=True))
-        values[self.g] = float(g)
+        for name, syms, vals, unit, zero in (
+                ("lengths", self.L, lengths, "m", False), ("com", self.d, com, "m", True),
+                ("masses", self.m, masses, "kg", False),
+                ("inertias", self.I, inertias, "kg m^2", True)):
+            arr = np.atleast_1d(as_array(vals, name, unit=unit))
+            if arr.shape != (self.n,):
+                raise ValueError(f"{name} [{unit}] must have {self.n} value(s), one per link; "
+                                 f"got shape {np.shape(vals)}")
+            if np.any(arr < 0) or (not zero and np.any(arr == 0)):
+                need = "non-negative" if zero else "positive"
+                raise ValueError(f"{name} [{unit}] must all be {need}; got {arr.tolist()}")
+            values.update(zip(syms, arr.tolist(), strict=True))
+        values[self.g] = gravity(g)
         return values
 
 
@@ -250,9 +260,47 @@ def _geometry(phi: list, lengths: tuple, com: tuple) -> tuple[list, list, sp.Mat
     return joints, coms, joints[-1]
 
 
-def _check_n(n: int) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+def _sympy(value: Any, name: str, *, matrix: bool = False) -> Any:
+    """``value`` as a SymPy object (a Matrix if ``matrix``), refusing text and the like.
+
+    Text is refused, never parsed: ``sympify`` of a string evaluates it as Python.
+    """
+    what = "a SymPy Matrix (or a list of SymPy expressions)" if matrix else \
+        "a SymPy expression or Matrix"
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}: build "
+                        "it from symbols (sympy.Symbol, dynamicsymbols), not text")
+    try:
+        if matrix or isinstance(value, (list, tuple)):
+            return sp.Matrix(value)
+        return sp.sympify(value, strict=True)
+    except (TypeError, ValueError, sp.SympifyError) as exc:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
+                        f"{str(value)[:60]!r}") from exc
+
+
+#: Most links each derivation takes: the cost grows about five-fold per link (CPU on the
+#: course's 2-core machine under load: Newton-Euler 1.4 s for 3 links, 6 s for 4;
+#: Lagrange 3 s for 3 links, 9 s for 4), and a call must answer within 10 s.
+MAX_LINKS = {"newton_euler_equations": 4, "lagrange_equations": 3}
+
+
+def _check_n(n: int, method: str) -> int:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"n (number of links) must be an integer; got {type(n).__name__} "
+                        f"{n!r}")
+    if n < 1:
         raise ValueError(f"n (number of links) must be a positive integer; got {n!r}")
+    most = MAX_LINKS[method]
+    if n > most:
+        raise ValueError(
+            f"n (number of links) must be at most {most} for {method}, whose symbolic "
+            f"derivation takes about three to five times longer per link (at most {most}, "
+            f"so that it answers within 10 s); got {n}. For more links use the numeric bmc.chain.PlanarChain (mass "
+            "matrix, inverse and forward dynamics of any number of links in milliseconds)"
+            + (", or newton_euler_equations(n) up to "
+               f"{MAX_LINKS['newton_euler_equations']} links" if method != "newton_euler_equations"
+               else ""))
     return int(n)
 
 
@@ -288,7 +336,7 @@ def newton_euler_equations(
     >>> arm.M
     Matrix([[I + d**2*m]])
     """
-    n = _check_n(n)
+    n = _check_n(n, "newton_euler_equations")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, _ = _coordinates(n, coordinates)
     # Derive in plain symbols (fast), convert to functions of t at the end (for display).
@@ -355,7 +403,7 @@ def lagrange_equations(
     """
     from sympy.physics import mechanics as me  # slow to import: only when needed
 
-    n = _check_n(n)
+    n = _check_n(n, "lagrange_equations")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, phi = _coordinates(n, coordinates)
     frame_n = me.ReferenceFrame("N")
@@ -470,6 +518,7 @@ def decompose(
     M, C, G, E : sympy.Matrix
         Shapes (n, n), (n, 1), (n, 1), (n, 1).
     """
+    tau = _sympy(tau, "tau", matrix=True)
     forward, back = _plain(q)
     tau = sp.Matrix(tau).xreplace(forward)
     qdd = sp.Matrix([forward[v.diff(t, 2)] for v in q])
@@ -498,6 +547,7 @@ def symbolically_equal(a: sp.Matrix | sp.Expr, b: sp.Matrix | sp.Expr) -> bool:
     >>> symbolically_equal(sp.sin(x)**2 + sp.cos(x)**2, 1)
     True
     """
+    a, b = _sympy(a, "a"), _sympy(b, "b")
     if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
         a, b = sp.Matrix(a), sp.Matrix(b)
         if a.shape != b.shape:
@@ -542,6 +592,12 @@ def broadcast_lambdify(args: Sequence, expr: sp.Matrix | sp.Expr) -> Callable[..
     if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
         raise TypeError(f"args must be a sequence of the sympy symbols the expression takes; "
                         f"got {type(args).__name__}")
+    args = list(args)
+    for i, arg in enumerate(args):
+        if not isinstance(arg, sp.Basic) or arg.is_number:
+            raise TypeError(f"args[{i}] must be a SymPy symbol or function of time (what the "
+                            f"expression depends on); got {type(arg).__name__} {arg!r}")
+    expr = _sympy(expr, "expr")
     matrix = isinstance(expr, sp.MatrixBase)
     shape = expr.shape if matrix else ()
     entries = list(expr) if matrix else [expr]

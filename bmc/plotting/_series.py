@@ -56,6 +56,11 @@ def legend_outside(ax, handles=None, *, side: str = "below", ncol: int | None = 
 
     if side not in ("below", "right"):
         raise ValueError(f'side must be "below" or "right"; got {side!r}')
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be Matplotlib axes (fig, ax = plt.subplots()); got "
+                        f"{type(ax).__name__} {str(ax)[:60]!r}")
     if handles is None:
         handles, _ = ax.get_legend_handles_labels()
     fig = ax.figure

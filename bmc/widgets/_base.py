@@ -100,8 +100,8 @@ def explorer(
         try:
             checked = {name: specs[name].check(value) for name, value in values.items()}
         except (TypeError, ValueError) as exc:
-            if not interactive:
-                raise
+            if not interactive:  # the caller's argument: say so
+                raise type(exc)(f"values[{str(exc).split(' ', 1)[0]!r}]: {exc}") from None
             refused = exc  # shown in place; the explorer opens at the defaults
         else:
             current.update(checked)
@@ -357,6 +357,11 @@ def _png_explorer(fig: Any, update: Callable[..., None], controls: Mapping[str, 
     return box
 
 
+#: Most values :func:`slider_values` lists: a cache of every value of a slider with more
+#: would not fill while a student reads the figure (and 1e12 of them took 7.45 GiB).
+MAX_SLIDER_VALUES = 100_000
+
+
 def slider_values(control: Any) -> list[float]:
     """Every value a slider can take, nearest to its current value first.
 
@@ -370,13 +375,32 @@ def slider_values(control: Any) -> list[float]:
     list of float
         The values ``min + k step`` up to ``max``, rounded by :func:`cache_key`, ordered
         by distance from the current value (the order a student reaches them).
+
+    Raises
+    ------
+    ValueError
+        If the slider has more than :data:`MAX_SLIDER_VALUES` values (refused before
+        anything is allocated).
     """
     import numpy as np
 
-    n = int(round((control.max - control.min) / control.step))
-    values = control.min + control.step * np.arange(n + 1)
-    values = values[values <= control.max + 1e-9 * control.step]
-    order = np.argsort(np.abs(values - control.value), kind="stable")
+    try:
+        low, high, step, now = (float(getattr(control, a)) for a in ("min", "max", "step",
+                                                                     "value"))
+    except (AttributeError, TypeError, ValueError):
+        raise TypeError("control must be a slider with numbers min, max, step and value "
+                        f"(ipywidgets.FloatSlider or IntSlider); got {type(control).__name__}"
+                        ) from None
+    count = (high - low) / step if step > 0 else math.inf
+    if not (math.isfinite(count) and 0 <= count <= MAX_SLIDER_VALUES):
+        raise ValueError(
+            f"control must be a slider of at most {MAX_SLIDER_VALUES} values (min {low:g} "
+            f"to max {high:g} in steps of step > 0); got {count:.3g} values (step {step:g}): "
+            "raise its step, or narrow min to max, before caching every value")
+    n = int(round(count))
+    values = low + step * np.arange(n + 1)
+    values = values[values <= high + 1e-9 * step]
+    order = np.argsort(np.abs(values - now), kind="stable")
     return [cache_key(v) for v in values[order]]
 
 
@@ -393,7 +417,9 @@ def cache_key(value: float) -> float:
     float
         The value rounded to 9 decimals.
     """
-    return round(float(value), 9)
+    from bmc._validation import number
+
+    return round(number(value, "value"), 9)
 
 
 def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None,
@@ -419,10 +445,29 @@ def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None
     -------
     threading.Thread
         The started daemon thread (``join`` it to wait).
+
+    Raises
+    ------
+    TypeError
+        If a call is not callable or ``controls`` is not a mapping of controls (checked
+        before the thread starts, so that nothing dies quietly in the background).
+    ValueError
+        If ``quiet`` is negative or not finite.
     """
     import threading
     import time
 
+    from bmc._validation import positive
+
+    for i, call in enumerate(calls):
+        if not callable(call):
+            raise TypeError(f"calls[{i}] must be a function of no argument (e.g. lambda: "
+                            f"update(angle=30)); got {type(call).__name__} {call!r}")
+    if controls is not None and not (isinstance(controls, Mapping) and all(
+            hasattr(c, "observe") for c in controls.values())):
+        raise TypeError("controls must map names to ipywidgets controls (with observe), or "
+                        f"be None; got {type(controls).__name__} {str(controls)[:60]}")
+    quiet = positive(quiet, "quiet", unit="s", allow_zero=True)
     last_move = [-float("inf")]
 
     def moved(change: Any = None) -> None:

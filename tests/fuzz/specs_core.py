@@ -350,6 +350,9 @@ spec("bmc.precomputed.PrecomputedError", precomputed.PrecomputedError,
      args={"*message": Obj(st.just(("stale",)), types=False, hostile=st.just(("same", ("x",))))})
 
 # --------------------------------------------------------------------------- symbolic
+# Valid n stays at 1-2 links (a few seconds each); the hostile draws reach 3 (above the
+# range: still answered) and 10**12 (refused at once, above symbolic.MAX_LINKS); the bound
+# itself, n = 4 and 5, is in tests/test_bad_input_symbolic.py.
 spec("bmc.symbolic.newton_euler_equations", sy.newton_euler_equations,
      args={"n": Int(1, 2), "coordinates": Choice(["joint", "segment"], optional=True),
            "simplify": Flag()}, cpu=10.0, examples=4)
