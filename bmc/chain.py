@@ -316,7 +316,8 @@ class PlanarChain(PlanarModel):
 
         The same equations as :meth:`forward_dynamics`, without checks or broadcasting: the
         right-hand side of a simulation (:func:`bmc.simulate.simulate_chain`) calls it
-        thousands of times, with inputs it has checked once.
+        thousands of times, with inputs it has checked once. A non-finite result is never
+        returned: the inputs are then checked, and the one at fault is named.
 
         Parameters
         ----------
@@ -339,7 +340,16 @@ class PlanarChain(PlanarModel):
             generalised = kernel.load_forces(q, self._tip, self.n - 1, F, 0.0)  # J^T F
             rhs = rhs + generalised
             power = float(qd @ generalised)
-        return np.linalg.solve(kernel.mass_matrix(q), rhs), power
+        qdd = np.linalg.solve(kernel.mass_matrix(q), rhs)
+        if not (np.isfinite(qdd).all() and np.isfinite(power)):
+            # the checks skipped on the hot path, paid only when the result is unusable
+            for name, value, unit in (("q", q, "rad"), ("qd", qd, "rad/s"), ("tau", tau, "N m"),
+                                      ("F", F, "N")):
+                if value is not None:
+                    as_array(value, name, unit=unit)
+            raise ValueError("q, qd and tau must give finite accelerations; got "
+                             f"{qdd.tolist()} from finite inputs (a torque too large?)")
+        return qdd, power
 
     @property
     def _tip(self) -> np.ndarray:

@@ -296,11 +296,12 @@ def _check_n(n: int, method: str) -> int:
         raise ValueError(
             f"n (number of links) must be at most {most} for {method}, whose symbolic "
             f"derivation takes about three to five times longer per link (at most {most}, "
-            f"so that it answers within 10 s); got {n}. For more links use the numeric bmc.chain.PlanarChain (mass "
-            "matrix, inverse and forward dynamics of any number of links in milliseconds)"
-            + (", or newton_euler_equations(n) up to "
-               f"{MAX_LINKS['newton_euler_equations']} links" if method != "newton_euler_equations"
-               else ""))
+            f"so that it answers within 10 s); got {n}. For more links use the numeric "
+            "bmc.chain.PlanarChain (mass matrix, inverse and forward dynamics of any number "
+            "of links in milliseconds)"
+            + ("" if method == "newton_euler_equations" else
+               f", or newton_euler_equations(n) up to {MAX_LINKS['newton_euler_equations']} "
+               "links"))
     return int(n)
 
 

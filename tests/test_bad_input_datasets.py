@@ -144,3 +144,9 @@ def test_load_running_has_one_deadline_for_all_files(monkeypatch):
     monkeypatch.setattr(datasets, "_data_path", spy)
     datasets.load_running()
     assert len(stops) == 4 and len(set(stops)) == 1
+
+
+def test_no_nan_or_inf_in_the_loaded_trial():
+    run = datasets.load_running()
+    for name in ("time", "markers", "grf", "true_forces", "true_moments"):
+        assert np.all(np.isfinite(getattr(run, name))), name

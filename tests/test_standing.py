@@ -191,7 +191,8 @@ def test_noise_gains_equal_appendix_b_integrals():
     # eq. (B5): variance = mean of |H|^2 over the unit circle (Parseval); far from the ends
     np.testing.assert_allclose(gains[n // 2, 0, 0], power.mean(), rtol=1e-6)
     np.testing.assert_allclose(gains[n // 2, 2, 2], (power * second).mean(), rtol=1e-6)
-    with pytest.raises(ValueError, match=r"n_frames \(number of samples\) must be an integer from 16"):
+    with pytest.raises(ValueError,
+                       match=r"n_frames \(number of samples\) must be an integer from 16"):
         standing.noise_gains(8, freq)
 
 

@@ -358,7 +358,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
 
 
 def _built(topic: str, build: Callable[..., Any], params: dict) -> list:
-    """The entries of ``build(**params)``, checked: a registered builder's error is named."""
+    """Return the entries of ``build(**params)``, checked (a builder's error is named)."""
     try:
         entries = build(**params)
         if isinstance(entries, Iterable) and not isinstance(entries, (str, bytes)):
@@ -541,9 +541,8 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     >>> check_value("theta", [0.1, 0.2], [0.1, 0.2], unit="rad")
     True
     """
-    from bmc.checks._diagnose import describe
-
     from bmc._validation import as_array
+    from bmc.checks._diagnose import describe
 
     # the instructor's value: a mistake there is the author's, named as such (not the
     # student's answer)

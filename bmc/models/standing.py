@@ -562,7 +562,7 @@ class Measurement:
 
     def stack(self, x: ArrayLike) -> np.ndarray:
         """Repeat per-trial data ``(N, ...)`` for every realisation: ``(R * N, ...)``."""
-        x = np.asarray(x)
+        x = as_array(x, "x")
         if x.shape[:1] != (self.n_frames,):
             raise ValueError(
                 f"x must have one row per frame of the trial ({self.n_frames}); got shape "
@@ -572,11 +572,18 @@ class Measurement:
 
     def per_frame(self, values: ArrayLike) -> np.ndarray:
         """Repeat per-realisation values ``(R, ...)`` for each frame: ``(R * N, ...)``."""
-        return np.repeat(np.asarray(values), self.n_frames, axis=0)
+        values = as_array(values, "values")
+        if values.shape[:1] != (self.realisations,):
+            raise ValueError(f"values must have one row per realisation ({self.realisations}); "
+                             f"got shape {values.shape}")
+        return np.repeat(values, self.n_frames, axis=0)
 
     def split(self, x: ArrayLike) -> np.ndarray:
         """Reshape stacked frames ``(R * N, ...)`` to ``(R, N, ...)``."""
-        x = np.asarray(x)
+        x = as_array(x, "x")
+        if x.shape[:1] != (self.realisations * self.n_frames,):
+            raise ValueError(f"x must have R * N = {self.realisations * self.n_frames} rows "
+                             f"(stacked frames); got shape {x.shape}")
         return x.reshape((self.realisations, self.n_frames) + x.shape[1:])
 
     @property

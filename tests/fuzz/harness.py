@@ -255,7 +255,8 @@ def nonfinite_in(value: Any, path: str = "result", depth: int = 0) -> str | None
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "fc" and value.size and not np.all(np.isfinite(value)):
             bad = np.argwhere(~np.isfinite(value))[0]
-            return f"{path}[{', '.join(map(str, bad))}] = {value[tuple(bad)]!r} (shape {value.shape})"
+            where = ", ".join(map(str, bad))
+            return f"{path}[{where}] = {value[tuple(bad)]!r} (shape {value.shape})"
         return None
     if isinstance(value, (tuple, list)):
         for i, item in enumerate(value[:50]):

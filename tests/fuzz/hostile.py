@@ -21,10 +21,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from harness import OMIT
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from harness import OMIT
 
 Strategy = st.SearchStrategy
 Maker = Callable[[dict, dict], Strategy]

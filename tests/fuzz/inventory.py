@@ -51,7 +51,8 @@ def public_callables() -> dict[str, Any]:
                 continue
             seen[id(obj)] = qualified
             found[qualified] = obj
-            if inspect.isclass(obj) and not _is_protocol(obj) and not issubclass(obj, BaseException):
+            if inspect.isclass(obj) and not _is_protocol(obj) \
+                    and not issubclass(obj, BaseException):
                 for attr, raw in vars(obj).items():
                     if attr.startswith("_") or isinstance(raw, property):
                         continue

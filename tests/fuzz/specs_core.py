@@ -7,15 +7,18 @@ import dataclasses
 import math
 
 import numpy as np
+from harness import OMIT, spec
+from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, shape_of
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from harness import OMIT, spec
-from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, shape_of
-
 from bmc import anthropometry as am
-from bmc import datasets, kinematics as kin, muscles as mu, precomputed, rotations as rot
-from bmc import signals, simulate as sim, symbolic as sy
+from bmc import datasets, precomputed, signals
+from bmc import kinematics as kin
+from bmc import muscles as mu
+from bmc import rotations as rot
+from bmc import simulate as sim
+from bmc import symbolic as sy
 
 
 def shaped(*template):
@@ -33,7 +36,7 @@ def each_shaped(*templates):
     def check(value, kwargs, ctx):
         if not isinstance(value, tuple) or len(value) != len(templates):
             return f"expected a tuple of {len(templates)} arrays; got {type(value).__name__}"
-        for i, (item, tmpl) in enumerate(zip(value, templates)):
+        for i, (item, tmpl) in enumerate(zip(value, templates, strict=True)):
             want = shape_of(tmpl, ctx)
             if np.shape(item) != want:
                 return f"item {i}: shape {np.shape(item)}, documented {want}"
@@ -92,9 +95,13 @@ spec("bmc.kinematics.forward_reach", kin.forward_reach, context=FN,
 def reachable(ctx, kwargs):
     l1, l2 = 0.3, 0.25
     lead = ctx["lead"]
-    return hnp.arrays(np.float64, (*lead, 2), elements=st.floats(-math.pi, math.pi)).map(
-        lambda a: np.stack([l1 * np.cos(a[..., 0]) + l2 * np.cos(a[..., 0] + 0.2 + 2.5 * (a[..., 1] + math.pi) / (2 * math.pi)),
-                            l1 * np.sin(a[..., 0]) + l2 * np.sin(a[..., 0] + 0.2 + 2.5 * (a[..., 1] + math.pi) / (2 * math.pi))], axis=-1))
+    def point(a):
+        shoulder = a[..., 0]
+        elbow = shoulder + 0.2 + 2.5 * (a[..., 1] + math.pi) / (2 * math.pi)
+        return np.stack([l1 * np.cos(shoulder) + l2 * np.cos(elbow),
+                         l1 * np.sin(shoulder) + l2 * np.sin(elbow)], axis=-1)
+
+    return hnp.arrays(np.float64, (*lead, 2), elements=st.floats(-math.pi, math.pi)).map(point)
 
 
 spec("bmc.kinematics.inverse_kinematics_2link", kin.inverse_kinematics_2link, context=F,
@@ -121,8 +128,9 @@ spec("bmc.kinematics.minimum_jerk_profile", kin.minimum_jerk_profile, context=F,
      args={"s": Arr(["*"], low=-2.0, high=3.0)},
      result=each_shaped(("*",), ("*",), ("*",)))
 spec("bmc.kinematics.minimum_jerk_reach_2link", kin.minimum_jerk_reach_2link, context=FN,
-     args={"p0": Obj(st.just([0.35, 0.2]), labelled(("out of reach", [2.0, 0.0]),
-                                                    ("NaN", [np.nan, 0.2]), ("3D", [0.3, 0.2, 0.0]))),
+     args={"p0": Obj(st.just([0.35, 0.2]),
+                     labelled(("out of reach", [2.0, 0.0]), ("NaN", [np.nan, 0.2]),
+                              ("3D", [0.3, 0.2, 0.0]))),
            "pf": Obj(st.sampled_from([[0.2, 0.35], [0.4, -0.1]]),
                      labelled(("cm", [20.0, 35.0]), ("at the base", [0.0, 0.0]))),
            "duration": Num(unit="s", low=0.1, high=5.0, positive=True),
@@ -293,7 +301,8 @@ def attachments(ctx, kwargs):
         lambda pts: [(0, (0.0, 0.05)), *pts[1:], (n, (0.1, 0.02))])
 
 
-ATTACH_BAD = labelled(("one point", [(0, (0.0, 0.05))]), ("body out of range", [(0, (0, 0.05)), (9, (0.1, 0))]),
+ATTACH_BAD = labelled(("one point", [(0, (0.0, 0.05))]),
+                      ("body out of range", [(0, (0, 0.05)), (9, (0.1, 0))]),
                       ("coincident", [(0, (0.0, 0.0)), (0, (0.0, 0.0))]),
                       ("3D points", [(0, (0, 0, 0)), (1, (0.1, 0, 0))]),
                       ("text body", [(0, (0, 0.05)), ("1", (0.1, 0))]),
@@ -449,7 +458,8 @@ spec("bmc.simulate.euler", sim.euler,
            "dt": Num(unit="s", low=1e-3, high=0.05, positive=True, ints=False),
            "t_eval": Obj(st.just(OMIT), labelled(("outside", [5.0, 6.0]), ("NaN", [math.nan])))},
      examples=6)
-CHAIN_CTX = st.fixed_dictionaries({"n": st.sampled_from([1, 2]), "lead": st.sampled_from([(5,), (20,)])})
+CHAIN_CTX = st.fixed_dictionaries({"n": st.sampled_from([1, 2]),
+                                   "lead": st.sampled_from([(5,), (20,)])})
 
 
 def _chain_of(n):

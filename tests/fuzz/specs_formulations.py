@@ -6,17 +6,27 @@ import functools
 import math
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
 from harness import OMIT, spec
 from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from specs_core import each_shaped, shaped
-from specs_models import (FIXED, LOAD, POINT_BAD, QD, QDD, STATE_ALIASES, Q, model_context,
-                          models, point_on)
+from specs_models import (
+    LOAD,
+    POINT_BAD,
+    QD,
+    QDD,
+    STATE_ALIASES,
+    Q,
+    model_context,
+    models,
+)
 
-from bmc import least_squares as ls, reactions as rx
-from bmc.models import arm, double_pendulum as dp, human, somersault as so, stance, standing
+from bmc import least_squares as ls
+from bmc import reactions as rx
+from bmc.models import arm, human, stance, standing
+from bmc.models import double_pendulum as dp
+from bmc.models import somersault as so
 
 MODEL_BAD = labelled(("a string", "human"), ("None", None), ("a number", 3),
                      ("a dict", {"masses": [1.0]}))

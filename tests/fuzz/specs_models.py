@@ -6,17 +6,17 @@ import functools
 import math
 
 import numpy as np
+from harness import OMIT, spec
+from hostile import Arr, Choice, Flag, Num, Obj, frames_context, labelled
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from harness import OMIT, spec
-from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, shape_of
 from specs_core import each_shaped, rotations, shaped
 
-from bmc import least_squares as ls, matrix_form as mf, newton_euler as ne, reactions as rx
+from bmc import matrix_form as mf
+from bmc import newton_euler as ne
 from bmc.anthropometry import segment
 from bmc.chain import PlanarChain
-from bmc.models import arm, double_pendulum as dp, human, somersault as so, stance, standing
+from bmc.models import arm, human, stance, standing
 from bmc.planar import InverseDynamics, PlanarModel
 from bmc.tree import PlanarTree
 

@@ -6,18 +6,19 @@ import functools
 import math
 
 import numpy as np
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
-
 from harness import OMIT, spec
 from hostile import WRONG_TYPES, Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled
+from hypothesis import strategies as st
 from specs_models import Q, model_context, models
 
 from bmc import checks, drawing, plotting, widgets
 from bmc.checks import _core as core
-from bmc.checks import (_gait_inverse_dynamics as gait, _joint_reactions as jr,
-                        _least_squares as lsq, _matrix_formalism as mfm, _one_link as one,
-                        _two_link as two)
+from bmc.checks import _gait_inverse_dynamics as gait
+from bmc.checks import _joint_reactions as jr
+from bmc.checks import _least_squares as lsq
+from bmc.checks import _matrix_formalism as mfm
+from bmc.checks import _one_link as one
+from bmc.checks import _two_link as two
 
 STUDENT_RAISES = (ValueError, TypeError, checks.IncorrectAnswer, checks.JudgedAtGrading)
 
@@ -177,7 +178,8 @@ check_spec("check_least_squares_std", checks.check_least_squares_std,
 check_spec("check_least_squares_drop_channel", checks.check_least_squares_drop_channel,
            {"hip_factor": right(lambda: lsq.answer_hip_factor),
             "factor_hip": right(lambda: lsq.answer_hip_factor(
-                own("least_squares").A, own("least_squares").sd, int(own("least_squares").missing))),
+                own("least_squares").A, own("least_squares").sd,
+                int(own("least_squares").missing))),
             "can_improve": Obj(st.booleans(), labelled(("text", "no"), ("int", 2), ("None", None)),
                                types=False)})
 check_spec("check_least_squares_bias", checks.check_least_squares_bias,
@@ -215,7 +217,8 @@ spec("bmc.checks.check_function", checks.check_function, raises=GEN, student=("f
            "func": Obj(st.just(lambda x: 2 * x), BAD_ANSWERS, types=False),
            "cases": Obj(st.just([(1.0,), (2.0,)]), labelled(("empty", []), ("numbers", [1.0, 2.0]),
                                                            ("None", None))),
-           "expected": Obj(st.just([2.0, 4.0]), labelled(("too few", [2.0]), ("text", ["a", "b"]))),
+           "expected": Obj(st.just([2.0, 4.0]),
+                           labelled(("too few", [2.0]), ("text", ["a", "b"]))),
            "rtol": Num(low=1e-12, high=0.5, positive=True, optional=True, ints=False)})
 spec("bmc.checks.check_form", checks.check_form, raises=GEN, student=("answer",),
      args={"name": NAME,
@@ -271,7 +274,8 @@ def _register(topic, title, build, vary=OMIT, variant=OMIT):
 
 _register.__name__ = "register_problem"
 spec("bmc.checks.register_problem", _register,
-     args={"topic": Obj(st.just("fuzz_topic"), labelled(("int", 3), ("None", None), ("empty", ""))),
+     args={"topic": Obj(st.just("fuzz_topic"),
+                        labelled(("int", 3), ("None", None), ("empty", ""))),
            "title": Obj(st.just("A fuzzed set"), labelled(("int", 3))),
            "build": Obj(st.just(lambda: [("x", 1.0, "m", "a length")]),
                         labelled(("not callable", [("x", 1.0, "m", "a length")]),
@@ -316,7 +320,8 @@ spec("bmc.checks.report", checks.report,
                                                               _File("q", ["passed"])),
                                   ("an int", 3)))})
 spec("bmc.checks.IncorrectAnswer", checks.IncorrectAnswer,
-     args={"*message": Obj(st.just(("x is wrong",)), types=False, hostile=st.just(("same", ("x",))))})
+     args={"*message": Obj(st.just(("x is wrong",)), types=False,
+                           hostile=st.just(("same", ("x",))))})
 spec("bmc.checks.JudgedAtGrading", checks.JudgedAtGrading,
      args={"*message": Obj(st.just(("x at grading",)), types=False,
                            hostile=st.just(("same", ("x",))))})
@@ -390,7 +395,8 @@ spec("bmc.drawing.diagrams.segment_diagram", drawing.segment_diagram,
                    [np.cos(a[1]), np.sin(a[1])])),
                labelled(("coincident", "SAME"), ("NaN", [np.nan, 0.0]), ("3 values", [0, 0, 0]))),
            "com": Obj(lambda ctx, kw: st.floats(0.2, 0.8).map(
-               lambda f: (1 - f) * np.asarray(kw["proximal"], float) + f * np.asarray(kw["distal"])),
+               lambda f: (1 - f) * np.asarray(kw["proximal"], float)
+               + f * np.asarray(kw["distal"])),
                labelled(("far away", [50.0, 50.0]), ("text", "com"))),
            "mass": Num(unit="kg", low=0.1, high=40.0, positive=True, optional=True),
            "forces": Obj(lambda ctx, kw: st.sampled_from([OMIT, {r"F_p": (kw["proximal"],
@@ -511,12 +517,14 @@ def _axes():
 
 
 spec("bmc.plotting.legend_outside", plotting.legend_outside,
-     args={"ax": Obj(st.just(OMIT).map(lambda _: _axes()), labelled(("text", "x"), ("None", None))),
+     args={"ax": Obj(st.just(OMIT).map(lambda _: _axes()),
+                     labelled(("text", "x"), ("None", None))),
            "side": Choice(["below", "right"], optional=True),
            "ncol": Int(1, 4, optional=True)})
 SERIES = st.fixed_dictionaries({"lead": st.sampled_from([(5,), (20,)]), "k": st.integers(1, 3)})
 spec("bmc.plotting.estimates_against_truth", plotting.estimates_against_truth, context=SERIES,
-     args={"t": Arr(["*"], unit="s", make=lambda ctx, kw: st.just(np.arange(ctx["lead"][0]) / 10.0)),
+     args={"t": Arr(["*"], unit="s",
+                    make=lambda ctx, kw: st.just(np.arange(ctx["lead"][0]) / 10.0)),
            "truth": Arr(["*", "k"]),
            "estimates": Obj(st.just({"estimate": {"linestyle": "--"}}),
                             labelled(("not a dict", ["a"]), ("bad options", {"a": 3}))),
@@ -553,7 +561,7 @@ def bad_values(ranges: dict):
         st.sampled_from(keys).flatmap(lambda k: st.sampled_from(WRONG_TYPES + (
             ("NaN", math.nan), ("huge", 1e300), ("below the slider", -1e6))).map(
             lambda lv, k=k: (f"{k} {lv[0]}", {k: lv[1]}))),
-        st.just((f"unknown key", {first + "_x": 1.0})),
+        st.just(("unknown key", {first + "_x": 1.0})),
         st.just(("not a dict", [1.0])), st.just(("a string", first)))
 
 

@@ -12,10 +12,9 @@ CPU or memory budget.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, seed, settings
-
 import specs  # noqa: F401  (registers every strategy)
 from harness import REGISTRY, calls, outcome
+from hypothesis import given, seed, settings
 from inventory import public_callables
 
 SEED = 20261122
