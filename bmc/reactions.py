@@ -398,6 +398,12 @@ class SymbolicModel:
             if bad:
                 raise ValueError(f"columns must be indices of E's {self.E.shape[1]} columns "
                                  f"(0 to {self.E.shape[1] - 1}); got {bad[0]}")
+        from bmc.symbolic import _sympy
+
+        h = _sympy(h, "h", matrix=True)
+        if h.shape != (self.M.shape[0], 1):
+            raise ValueError(f"h (applied forces) must be a column of {self.M.shape[0]} "
+                             f"entries; got shape {h.shape}")
         E = self.E if columns is None else self.E[:, list(columns)]
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
@@ -412,7 +418,10 @@ class SymbolicModel:
 
         from bmc.symbolic import broadcast_lambdify
 
-        f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], sp.Matrix(expr).subs(self.params))
+        from bmc.symbolic import _sympy
+
+        expr = _sympy(expr, "expr", matrix=True)
+        f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], expr.subs(self.params))
 
         def evaluate(q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
             cols = [np.moveaxis(as_array(x, name), -1, 0)

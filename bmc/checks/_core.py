@@ -412,6 +412,13 @@ def practice(topic: str) -> Problem:
 # --------------------------------------------------------------------------------------
 # Generic checks
 # --------------------------------------------------------------------------------------
+def _check_name(name: Any) -> None:
+    """Refuse a check's ``name`` that is not the answer's variable name (the author's slip)."""
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError("name must be the answer's variable name as text (e.g. \"T\"); got "
+                        f"{type(name).__name__} {name!r}")
+
+
 def _fail(name: str, what: str, hint: str = "") -> IncorrectAnswer:
     """Build the exception for a failed check."""
     message = f"{name} {what}"
@@ -544,6 +551,7 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     from bmc._validation import as_array
     from bmc.checks._diagnose import describe
 
+    _check_name(name)
     # the instructor's value: a mistake there is the author's, named as such (not the
     # student's answer)
     exp = as_array(expected, "expected", unit=unit)
@@ -603,6 +611,15 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
     >>> check_sign("s", "negative", -3.2)
     True
     """
+    _check_name(name)
+    try:
+        finite = not isinstance(expected, (bool, np.bool_, str, bytes)) and \
+            math.isfinite(float(expected))
+    except (TypeError, ValueError):
+        finite = False
+    if not finite:
+        raise ValueError(f"expected (a quantity whose sign is the answer) must be a finite "
+                         f"real number; got {type(expected).__name__} {expected!r}")
     if _missing(answer):
         raise _fail(name, "has no answer yet: replace the `...` with +1, -1 or 0")
     if isinstance(answer, str):
@@ -663,7 +680,12 @@ def check_choice(name: str, answer: Any, expected: Any, *, choices: Iterable[Any
     >>> check_choice("formula", "2.10", "2.10", choices=["2.10", "2.11", "both"])
     True
     """
+    _check_name(name)
+    if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
+        raise TypeError(f"choices must be a list of the options; got {choices!r}")
     options = list(choices)
+    if not options or _normalise(expected) not in [_normalise(c) for c in options]:
+        raise ValueError(f"expected must be one of choices {options}; got {expected!r}")
     if _missing(answer):
         raise _fail(name, f"has no answer yet: choose one of {options}")
     norm = [_normalise(c) for c in options]
@@ -706,7 +728,17 @@ def check_set(name: str, answer: Any, expected: Iterable[Any], *, allowed: Itera
     >>> check_set("zero", {"C2"}, ["c2"], allowed=["C1", "C2"])
     True
     """
+    _check_name(name)
+    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Iterable):
+        raise TypeError(f"allowed must be a list of the possible items; got {allowed!r}")
     options = list(allowed)
+    if isinstance(expected, (str, bytes)) or not isinstance(expected, Iterable):
+        raise TypeError(f"expected must be a collection of items of allowed; got "
+                        f"{type(expected).__name__} {expected!r}")
+    stray = {_normalise(e) for e in expected} - {_normalise(o) for o in options}
+    if stray:
+        raise ValueError(f"expected must hold only items of allowed {options}; got "
+                         f"{sorted(map(str, stray))}")
     if _missing(answer):
         raise _fail(name, f"has no answer yet: give a set of items from {options} (use "
                     "set() for none)")
@@ -776,6 +808,15 @@ def check_function(name: str, func: Any, cases: Sequence[Sequence[Any]],
     >>> check_function("square", lambda x: x * x, [(2.0,), (3.0,)], [4.0, 9.0])
     True
     """
+    _check_name(name)
+    if isinstance(cases, (str, bytes)) or not isinstance(cases, Sequence) or not cases or \
+            not all(isinstance(c, (tuple, list)) for c in cases):
+        raise TypeError("cases must be a non-empty list of argument tuples, e.g. [(1.0,), "
+                        f"(2.0,)]; got {cases!r}")
+    if isinstance(expected, (str, bytes)) or not isinstance(expected, Sequence) or \
+            len(expected) != len(cases):
+        raise ValueError(f"expected must hold one output per case ({len(cases)}); got "
+                         f"{expected!r}")
     if _missing(func):
         raise _fail(name, "is not defined yet: write the function")
     if not callable(func):
@@ -840,6 +881,7 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
     >>> check_form("T", 3.2, unit="N m")
     True
     """
+    _check_name(name)
     if kind == "value":
         _numeric(name, answer, shape=shape, unit=unit, hint=hint)
     elif kind == "sign":
@@ -847,6 +889,9 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
                    hint=hint)
     elif kind in ("choice", "set"):
         options = list(choices or [])
+        if not options:
+            raise ValueError(f"choices must list the options of a {kind} answer; got "
+                             f"{choices!r}")
         if kind == "choice":
             check_choice(name, answer, options[0] if _missing(answer) or _normalise(answer)
                          not in [_normalise(c) for c in options] else answer,
@@ -854,8 +899,10 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
         else:
             given = answer if isinstance(answer, Iterable) and not isinstance(answer, str) \
                 else None
-            check_set(name, answer, given if given is not None else [], allowed=options,
-                      hint=hint)
+            known = {_normalise(o) for o in options}
+            # the form only: the answer's own known items stand for the expected ones
+            check_set(name, answer, [g for g in given if _normalise(g) in known]
+                      if given is not None else [], allowed=options, hint=hint)
     elif kind == "function":
         if _missing(answer):
             raise _fail(name, "is not defined yet: write the function")
