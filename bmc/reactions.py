@@ -414,11 +414,7 @@ class SymbolicModel:
         ``q, qd, qdd`` are one frame, shape (k,), or ``N`` frames, shape (N, k); a matrix
         comes back as (..., rows, cols), a column vector as (..., rows).
         """
-        import sympy as sp
-
-        from bmc.symbolic import broadcast_lambdify
-
-        from bmc.symbolic import _sympy
+        from bmc.symbolic import _sympy, broadcast_lambdify
 
         expr = _sympy(expr, "expr", matrix=True)
         f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], expr.subs(self.params))

@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import BMCWarning, allocation, as_array, gravity, integer, positive
+from bmc._validation import BMCWarning, allocation, as_array, frames, gravity, integer, positive
 from bmc.constants import G
 
 #: Most Euler steps one call may take (about a microsecond each: under a minute).
@@ -192,8 +192,9 @@ class DoublePendulum:
 
     def generalized_forces(self, M1: ArrayLike, M12: ArrayLike) -> np.ndarray:
         """``Q = (M1 - M12, M12)`` [N m] from the base torque M1 and joint torque M12 [N m]."""
-        M1 = as_array(M1, "M1", unit="N m")
-        M12 = as_array(M12, "M12", unit="N m")
+        M1 = as_array(M1, "M1", unit="N m", ndim=(0, 1))
+        M12 = as_array(M12, "M12", unit="N m", ndim=(0, 1))
+        frames(("M1", M1, 0), ("M12", M12, 0))
         return np.stack(np.broadcast_arrays(M1 - M12, M12), axis=-1)
 
     def accelerations(self, theta: ArrayLike, omega: ArrayLike,
