@@ -42,6 +42,9 @@ CASES = [
     case(standing.simulate_sway, ValueError, "seed", seed=-1),
     case(standing.simulate_sway, ValueError, "duration", duration=-1.0),
     case(standing.simulate_sway, ValueError, "freq", freq=np.inf),
+    # cost: 73 kHz (Hz given for mHz) ran for minutes; refused before integrating
+    case(standing.simulate_sway, ValueError, "freq", freq=73_045.0),
+    case(standing.simulate_sway, ValueError, "duration", duration=4000.0),
     case(standing.measure, ValueError, "realisations", realisations=0),
     case(standing.measure, ValueError, "marker_noise", marker_noise=-0.01),
     case(MODEL.inverse_dynamics, ValueError, "phid", qd=np.zeros(4)),

@@ -342,6 +342,9 @@ _FF_AMPLITUDE = np.array([[0.6], [0.15], [0.4]])  # [rad/s^2] at 0.5 Hz: ankle, 
 _FB_FREQUENCY = 0.8  # [Hz] natural frequency of the stabilised posture
 _FB_DAMPING = 0.7  # damping ratio of the stabilised posture
 _RUN_IN = 1.0  # [s] simulated before the record starts
+#: Most samples :func:`simulate_sway` integrates (about 4 s of CPU: 30000 samples take 2.3 s
+#: on the course's loaded 2-core machine); 10 s at 1 kHz is within it.
+_MAX_SWAY_SAMPLES = 60_000
 
 
 def simulate_sway(
@@ -392,6 +395,12 @@ def simulate_sway(
     Sway
         ``round((duration + 2 margin) freq)`` frames at ``t = k / freq - margin``.
 
+    Raises
+    ------
+    ValueError
+        If ``(duration + 2 margin + 1 s) freq`` exceeds 60000 samples (about 4 s of work):
+        the message says to lower ``freq`` or shorten the trial.
+
     Notes
     -----
     The paper gives the structure of the drive but not its amplitudes, phases or feedback
@@ -423,6 +432,14 @@ def simulate_sway(
     amplitude = positive(amplitude, "amplitude", allow_zero=True)
     margin = positive(margin, "margin", unit="s", allow_zero=True)
     seed = integer(seed, "seed", minimum=0, what="seed of the random phases")
+    samples = (duration + 2 * margin + _RUN_IN) * freq
+    if samples > _MAX_SWAY_SAMPLES:
+        raise ValueError(
+            f"duration [s], margin [s] and freq [Hz] must give at most {_MAX_SWAY_SAMPLES} "
+            f"samples to simulate (record, margins and {_RUN_IN:g} s of run-in; about 4 s of "
+            f"work); got {samples:.3g} (duration {duration:g} s, margin {margin:g} s, freq "
+            f"{freq:g} Hz): sway is recorded at 60-100 Hz, so lower freq (is it in mHz?) or "
+            "simulate a shorter trial")
     ref = POSTURE if posture is None else as_array(posture, "posture", unit="rad", ndim=1)
     if np.shape(ref) != (3,):
         raise ValueError(f"posture [rad] must hold 3 segment angles (shank, thigh, HAT); got "
