@@ -32,6 +32,9 @@ from numpy.typing import ArrayLike
 
 __all__: list[str] = []
 
+#: Largest magnitude :func:`as_array` accepts: squares and cubes of it stay finite.
+HUGE = 1e100
+
 #: Largest array (in bytes) a function may allocate for its result before it refuses.
 MEMORY_BUDGET = 2 * 1024**3
 
@@ -186,7 +189,7 @@ def as_array(
                 f"{where} must have {' or '.join(map(str, allowed))} dimension(s); "
                 f"got shape {arr.shape}"
             )
-    if finite:
+    if finite and not (arr.size == 0 or np.abs(arr).max() <= HUGE):  # one pass when fine
         bad = first_nonfinite(arr)
         if bad is not None:
             count = int(np.count_nonzero(~np.isfinite(arr)))
@@ -195,6 +198,12 @@ def as_array(
                 f"first ({float(arr[bad])!r}) at index {bad}: interpolate or drop missing "
                 "samples before calling"
             )
+        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(arr))), arr.shape))
+        raise ValueError(
+            f"{where} must be finite numbers of at most {HUGE:g} in size (no quantity of the "
+            f"course comes near; products of such values overflow); got {float(arr[idx])!r} "
+            f"at index {idx}: check the unit and the computation that made it"
+        )
     return arr
 
 
@@ -433,9 +442,9 @@ def allocation(count: float, width: int, name: str, *, budget: int = MEMORY_BUDG
     need = float(count) * max(int(width), 1) * 8.0
     if not math.isfinite(need) or need > budget:
         raise ValueError(
-            f"{name} would need {float(count):.3g} {what} x {width} value(s) = "
-            f"{need / 1024**3:.3g} GiB of memory, above the budget of {budget / 1024**3:.3g} "
-            f"GiB; {hint or 'use fewer samples'}"
+            f"{name} must ask for at most {budget / 1024**3:.3g} GiB of memory; got "
+            f"{float(count):.3g} {what} x {width} value(s) = {need / 1024**3:.3g} GiB; "
+            f"{hint or 'use fewer samples'}"
         )
     return int(count)
 

@@ -635,7 +635,9 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
     """
     gain = as_array(gain, "gain")
     cov = as_array(cov, "cov")
-    if cov.shape[-1] != gain.shape[-1]:
+    if gain.ndim < 2:
+        raise ValueError(f"gain must have shape (..., p, m); got shape {gain.shape}")
+    if cov.ndim < 1 or cov.shape[-1] != gain.shape[-1]:
         raise ValueError(f"cov must match gain's {gain.shape[-1]} columns; got {cov.shape}")
     full = cov.ndim >= 2 and cov.shape[-2] == cov.shape[-1]
     var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
@@ -643,11 +645,12 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
         raise ValueError(
             f"cov must hold variances (squared units, >= 0); got a negative variance "
             f"{float(var[var < 0][0]):g}: pass the squares of the standard deviations")
-    if full and np.any(np.linalg.eigvalsh((cov + np.swapaxes(cov, -1, -2)) / 2)
-                       < -1e-9 * np.max(np.abs(var), initial=0.0)):
-        raise ValueError("cov must be a covariance matrix (symmetric positive semi-definite); "
-                         "its smallest eigenvalue is negative: check the signs of the "
-                         "covariances")
+    if full:
+        smallest = np.linalg.eigvalsh((cov + np.swapaxes(cov, -1, -2)) / 2).min()
+        if smallest < -1e-9 * np.max(np.abs(var), initial=0.0):
+            raise ValueError("cov must be a covariance matrix (symmetric positive "
+                             f"semi-definite); got a smallest eigenvalue of {smallest:.3g}: "
+                             "check the signs of the covariances")
     if cov.ndim < 2 or cov.shape[-2] != cov.shape[-1]:
         cov = cov[..., None, :] * np.eye(cov.shape[-1])
     return gain @ cov @ np.swapaxes(gain, -1, -2)

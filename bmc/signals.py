@@ -126,7 +126,9 @@ def _check_cutoff(cutoff: float, freq: float, name: str = "cutoff") -> float:
 
 
 def _check_order(order: int) -> int:
-    return integer(order, "order", minimum=1, what="of one filter pass")
+    # 20: far above any order a biomechanics filter uses (2 to 8); a huge order would ask
+    # for more samples of padding than any record has
+    return integer(order, "order", minimum=1, maximum=20, what="of one filter pass")
 
 
 def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.ndarray:

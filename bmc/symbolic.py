@@ -65,8 +65,14 @@ def _unit(angle: sp.Expr) -> sp.Matrix:
 
 def _plain(q: Sequence) -> tuple[dict, dict]:
     """Map ``q(t)`` and its derivatives to plain symbols, and back."""
+    if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
+        raise TypeError("q must be a sequence of the coordinates q(t) (sympy functions of t); "
+                        f"got {type(q).__name__} {q!r}")
     forward = {}
     for i, v in enumerate(q):
+        if not isinstance(v, sp.Basic):
+            raise TypeError(f"q[{i}] must be a coordinate q(t) (a sympy function of t); got "
+                            f"{type(v).__name__} {v!r}")
         forward[v.diff(t, 2)] = sp.Dummy(f"qdd{i}")
         forward[v.diff(t)] = sp.Dummy(f"qd{i}")
         forward[v] = sp.Dummy(f"q{i}")
@@ -100,8 +106,13 @@ def tidy(expr: sp.Expr | sp.Matrix, q: Sequence, *, factor: bool = False):
     if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
         raise TypeError(f"q must be a sequence of the coordinates q(t) (sympy functions of t); "
                         f"got {type(q).__name__}")
+    expr = _sympy(expr, "expr")
+    for i, v in enumerate(q):
+        if not isinstance(v, sp.Basic):
+            raise TypeError(f"q[{i}] must be a coordinate q(t) (a sympy function of t); got "
+                            f"{type(v).__name__} {v!r}")
     forward, back = _plain(q)
-    return _canonical(sp.sympify(expr).xreplace(forward), factor=factor).xreplace(back)
+    return _canonical(expr.xreplace(forward), factor=factor).xreplace(back)
 
 
 def _canonical(expr, *, factor: bool = False):
@@ -520,6 +531,13 @@ def decompose(
         Shapes (n, n), (n, 1), (n, 1), (n, 1).
     """
     tau = _sympy(tau, "tau", matrix=True)
+    if not isinstance(g, sp.Symbol):
+        raise TypeError(f"g must be the sympy Symbol of gravity in tau; got {type(g).__name__} "
+                        f"{g!r}")
+    if isinstance(force, (str, bytes)) or not hasattr(force, "__iter__") or not all(
+            isinstance(f, sp.Symbol) for f in force):
+        raise TypeError("force must be the sympy Symbols of the external force (F_ex, F_ey); "
+                        f"got {force!r}")
     forward, back = _plain(q)
     tau = sp.Matrix(tau).xreplace(forward)
     qdd = sp.Matrix([forward[v.diff(t, 2)] for v in q])
@@ -549,6 +567,8 @@ def symbolically_equal(a: sp.Matrix | sp.Expr, b: sp.Matrix | sp.Expr) -> bool:
     True
     """
     a, b = _sympy(a, "a"), _sympy(b, "b")
+    if isinstance(a, sp.MatrixBase) != isinstance(b, sp.MatrixBase):
+        return False  # a matrix is never equal to a scalar
     if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
         a, b = sp.Matrix(a), sp.Matrix(b)
         if a.shape != b.shape:

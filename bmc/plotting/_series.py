@@ -121,6 +121,13 @@ def estimates_against_truth(
     lines : dict of str to list of matplotlib.lines.Line2D
         For each label of ``estimates``, its line in every panel.
     """
+    from collections.abc import Mapping
+
+    if not isinstance(estimates, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, Mapping) for k, v in estimates.items()):
+        raise TypeError("estimates must map each legend label (str) to the keyword arguments "
+                        "of its line (a dict, e.g. {'linestyle': '--'}); got "
+                        f"{type(estimates).__name__} {str(estimates)[:60]}")
     t = as_array(t, "t", unit="s", ndim=1)
     truth = as_array(truth, "truth", ndim=2)
     k = truth.shape[1]

@@ -313,6 +313,23 @@ def labelled(*pairs: tuple[str, Any]) -> Strategy:
     return st.sampled_from(list(pairs))
 
 
+def usable(value: Any, default: Any, shape: tuple[int, ...] | None = None) -> Any:
+    """``value`` as a float array if it is finite numbers (of ``shape``), else ``default``.
+
+    A valid argument drawn from another one (a cut-off below that ``freq``, a ``com`` between
+    those points) must not break when that other argument is the hostile one: the strategy
+    then draws from ``default`` and the call still has exactly one hostile argument.
+    """
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return np.asarray(default, dtype=float)
+    if not np.all(np.isfinite(arr)) or (shape is not None and arr.shape != shape) or \
+            isinstance(value, (bool, str)):
+        return np.asarray(default, dtype=float)
+    return arr
+
+
 def frames_context(*, single: bool = True, counts: Sequence[int] = (1, 2, 5),
                    **more: Strategy) -> Strategy:
     """A context with ``lead``: one frame (``()``) or ``(N,)`` frames."""

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 from harness import OMIT, spec
-from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, shape_of
+from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, shape_of, usable
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -143,7 +143,7 @@ spec("bmc.kinematics.segment_angle", kin.segment_angle, context=F,
      args={"proximal": Arr(["*", 2], unit="m", low=-2, high=2),
            "distal": Arr(["*", 2], unit="m", make=lambda ctx, kw: hnp.arrays(
                np.float64, (*ctx["lead"], 2), elements=st.floats(-2, 2)).map(
-                   lambda a: np.asarray(kw.get("proximal", 0.0), float) + a
+                   lambda a: usable(kw.get("proximal"), np.zeros_like(a), a.shape) + a
                    + np.where(np.abs(a) < 0.01, 0.05, 0.0)))},
      result=shaped("*"))
 LEVERS = frames_context(p=st.integers(1, 4), n=st.integers(1, 4))
@@ -192,7 +192,8 @@ spec("bmc.rotations.vee", rot.vee, context=F,
      result=shaped("*", 3))
 
 # --------------------------------------------------------------------------- signals
-SIG = frames_context(single=False, counts=(40, 120), cols=st.sampled_from([(), (2,)]))
+SIG = frames_context(single=False, counts=(40, 120), cols=st.sampled_from([(), (2,)]),
+                     K=st.integers(3, 12))
 
 
 def signal(ctx, kwargs):
@@ -210,7 +211,9 @@ spec("bmc.signals.derivative", signals.derivative, context=SIG,
 spec("bmc.signals.lowpass", signals.lowpass, context=SIG,
      args={"x": Arr(["*"], make=signal, frames=False),
            "freq": Num(unit="Hz", low=50.0, high=10_000.0, positive=True),
-           "cutoff": Obj(lambda ctx, kw: st.floats(0.5, 0.45 * float(kw.get("freq", 100.0))),
+           # a valid cut-off below the drawn freq (from 100 Hz when freq is the hostile one)
+           "cutoff": Obj(lambda ctx, kw: st.floats(
+               0.5, max(1.0, 0.45 * float(usable(kw.get("freq"), 100.0, ())))),
                          labelled(("NaN", math.nan), ("zero", 0.0), ("negative", -5.0),
                                   ("above Nyquist", 1e6), ("text", "6"))),
            "order": Int(1, 4, optional=True)})
@@ -218,8 +221,8 @@ spec("bmc.signals.residual_analysis", signals.residual_analysis, context=SIG,
      args={"x": Arr(["*"], make=signal, frames=False),
            "freq": Obj(st.just(100.0), labelled(("NaN", math.nan), ("zero", 0.0),
                                                 ("kHz", 0.1), ("text", "100"))),
-           "cutoffs": Arr(["K"], unit="Hz", make=lambda ctx, kw: st.integers(3, 12).map(
-               lambda k: np.linspace(1.0, 40.0, k)), frames=False),
+           "cutoffs": Arr(["K"], unit="Hz", make=lambda ctx, kw: st.just(
+               np.linspace(1.0, 40.0, ctx["K"])), frames=False),
            "order": Int(1, 3, optional=True),
            "fit_from": Num(unit="Hz", low=5.0, high=30.0, optional=True)})
 PAIR = frames_context(single=False, counts=(1, 3, 10), cols=st.integers(1, 3))

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 from harness import OMIT, spec
-from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled
+from hostile import Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, usable
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from specs_core import each_shaped, shaped
@@ -263,7 +263,8 @@ spec("bmc.models.standing.measure", standing.measure,
 spec("bmc.models.standing.noise_gains", standing.noise_gains,
      args={"n_frames": Int(16, 2000), "freq": Num(unit="Hz", low=20.0, high=1000.0,
                                                    positive=True),
-           "cutoff": Obj(lambda ctx, kw: st.floats(0.5, 0.4 * float(kw["freq"])),
+           "cutoff": Obj(lambda ctx, kw: st.floats(
+               0.5, max(1.0, 0.4 * float(usable(kw.get("freq"), 60.0, ())))),
                          labelled(("NaN", math.nan), ("zero", 0.0), ("above Nyquist", 1e6))),
            "order": Int(1, 4, optional=True)},
      result=lambda v, kw, ctx: None if np.shape(v) == (kw["n_frames"], 3, 3)

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 from harness import OMIT, spec
-from hostile import WRONG_TYPES, Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled
+from hostile import WRONG_TYPES, Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, usable
 from hypothesis import strategies as st
 from specs_models import Q, model_context, models
 
@@ -391,12 +391,12 @@ spec("bmc.drawing.motion.Animation", drawing.Animation,
 spec("bmc.drawing.diagrams.segment_diagram", drawing.segment_diagram,
      args={"proximal": Arr([2], unit="m", low=-1, high=1, frames=False),
            "distal": Obj(lambda ctx, kw: st.tuples(st.floats(0.1, 0.5), st.floats(-3.1, 3.1)).map(
-               lambda a: np.asarray(kw["proximal"], float) + a[0] * np.array(
+               lambda a: usable(kw.get("proximal"), [0.0, 0.0], (2,)) + a[0] * np.array(
                    [np.cos(a[1]), np.sin(a[1])])),
                labelled(("coincident", "SAME"), ("NaN", [np.nan, 0.0]), ("3 values", [0, 0, 0]))),
            "com": Obj(lambda ctx, kw: st.floats(0.2, 0.8).map(
-               lambda f: (1 - f) * np.asarray(kw["proximal"], float)
-               + f * np.asarray(kw["distal"])),
+               lambda f: (1 - f) * usable(kw.get("proximal"), [0.0, 0.0], (2,))
+               + f * usable(kw.get("distal"), [0.3, 0.0], (2,))),
                labelled(("far away", [50.0, 50.0]), ("text", "com"))),
            "mass": Num(unit="kg", low=0.1, high=40.0, positive=True, optional=True),
            "forces": Obj(lambda ctx, kw: st.sampled_from([OMIT, {r"F_p": (kw["proximal"],
@@ -685,7 +685,8 @@ def _warm_up(*calls, controls=OMIT, quiet=OMIT):
 _warm_up.__name__ = "warm_up"
 spec("bmc.widgets.warm_up", _warm_up,
      args={"*calls": Obj(st.lists(st.just(lambda: 1), max_size=3).map(tuple),
-                         labelled(("a number", (5,)), ("None", (None,)), ("text", ("f",)))),
+                         labelled(("a number", (5,)), ("None", (None,)), ("text", ("f",))),
+                         types=False),
            "quiet": Num(unit="s", low=0.0, high=0.05, nonneg=True, optional=True)})
 
 
