@@ -119,8 +119,8 @@ class PlanarChain(PlanarModel):
         for name, arr in (("com", com), ("masses", masses), ("inertias", inertias)):
             if arr.size != n:
                 raise ValueError(
-                    f"{name} must have one value per link: lengths has {n} value(s), "
-                    f"{name} has {arr.size}"
+                    f"{name} must have one value per link: lengths has {n} value(s); got "
+                    f"{arr.size} in {name}"
                 )
         if np.any(lengths <= 0):
             raise ValueError(f"lengths [m] must all be > 0; got {lengths.tolist()}")

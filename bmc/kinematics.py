@@ -256,9 +256,9 @@ def joint_rates_2link(
     if np.any(singular):
         where = tuple(int(i) for i in np.argwhere(singular)[0])
         raise ValueError(
-            f"the two-link chain is at a singular posture (sin q2 = 0: fully extended or "
-            f"folded) at index {where}; joint rates are not defined by the endpoint motion "
-            "there (they grow without bound as the posture is approached)"
+            f"q [rad] must keep the two-link chain off a singular posture; got sin q2 = 0 "
+            f"(fully extended or folded) at index {where}; joint rates are not defined by "
+            "the endpoint motion there (they grow without bound as the posture is approached)"
         )
     inv = np.stack([np.stack([jac[..., 1, 1], -jac[..., 0, 1]], -1),
                     np.stack([-jac[..., 1, 0], jac[..., 0, 0]], -1)], -2) / det[..., None, None]
@@ -461,7 +461,9 @@ def segment_angle(proximal: ArrayLike, distal: ArrayLike) -> np.ndarray:
         ) from None
     lengths = np.hypot(d[..., 0], d[..., 1])
     if np.any(lengths == 0):
-        raise ValueError("proximal and distal markers coincide in some frame(s): no angle")
+        where = tuple(int(i) for i in np.argwhere(lengths == 0)[0])
+        raise ValueError("proximal and distal [m] must be distinct points; got points that "
+                         f"coincide at index {where}: no angle")
     angle = np.arctan2(d[..., 1], d[..., 0])
     return np.unwrap(angle, axis=0) if angle.ndim else angle
 

@@ -325,8 +325,9 @@ def _information(cov: ArrayLike, m: int,
     if full and np.count_nonzero(cov) == np.count_nonzero(var):  # diagonal matrices
         full = False
     if np.isnan(cov).any() or np.any(var <= 0):
+        bad = cov[np.isnan(cov)] if np.isnan(cov).any() else var[var <= 0]
         raise ValueError("cov must have positive variances (use np.inf or `available` to "
-                         "drop a channel) and no NaN")
+                         f"drop a channel) and no NaN; got {float(bad.ravel()[0])!r}")
     mask = np.isfinite(var)
     if available is not None:
         avail = np.asarray(available)

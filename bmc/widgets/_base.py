@@ -90,12 +90,15 @@ def explorer(
     specs = {name: _ControlSpec.of(name, control) for name, control in controls.items()}
     current = {name: control.value for name, control in controls.items()}
     refused = None
+    if values is not None and not isinstance(values, Mapping):
+        raise TypeError(f"values must map control names to values (a dict), or be None; got "
+                        f"{type(values).__name__} {str(values)[:60]!r}")
     if values:
         unknown = set(values) - set(current)
         if unknown:
             raise ValueError(
-                f"values has unknown control name(s) {sorted(unknown)}; "
-                f"the controls are {sorted(current)}"
+                f"values must name controls of {sorted(current)}; got the unknown control "
+                f"name(s) {sorted(map(str, unknown))}"
             )
         try:
             checked = {name: specs[name].check(value) for name, value in values.items()}
