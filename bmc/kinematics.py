@@ -414,6 +414,10 @@ def minimum_jerk_reach_2link(
     >>> q.shape, bool(np.allclose(qd[[0, -1]], 0.0))
     ((5, 2), True)
     """
+    for name, point in (("p0", p0), ("pf", pf)):
+        if np.shape(as_array(point, name, unit="m")) != (2,):
+            raise ValueError(f"{name} [m] must be one planar point (x, y); got shape "
+                             f"{np.shape(point)}")
     p, v, a = minimum_jerk(p0, pf, duration, t)
     if p.shape[1:] != (2,):
         raise ValueError(f"p0 and pf [m] must be planar points (x, y); got shape {p.shape[1:]}")

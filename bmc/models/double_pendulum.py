@@ -176,6 +176,7 @@ class DoublePendulum:
         """
         theta = self._theta(theta)
         omega = as_array(omega, "omega", unit="rad/s", last=2)
+        frames(("theta", theta, 1), ("omega", omega, 1))
         b = self.coefficients[1]
         s = np.sin(theta[..., 0] - theta[..., 1])
         return np.stack([-b * omega[..., 1] ** 2 * s, b * omega[..., 0] ** 2 * s], axis=-1)
@@ -258,6 +259,7 @@ class DoublePendulum:
         """
         theta = self._theta(theta)
         omega = as_array(omega, "omega", unit="rad/s", last=2)
+        frames(("theta", theta, 1), ("omega", omega, 1))
         _, _, _, g1, g2 = self.coefficients
         kinetic = 0.5 * np.einsum("...i,...ij,...j->...", omega, self.mass_matrix(theta), omega)
         potential = -g1 * np.cos(theta[..., 0]) - g2 * np.cos(theta[..., 1])  # G = -dV/dtheta

@@ -338,6 +338,10 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
     from matplotlib.legend import Legend
     from matplotlib.transforms import Bbox
 
+    from bmc._validation import positive
+
+    min_text = positive(min_text, "min_text", unit="pt")
+    width = positive(width, "width", unit="CSS px")
     if not isinstance(figure, Figure) and hasattr(figure, "ax"):
         figure = figure.ax.figure
     if not isinstance(figure, Figure):
