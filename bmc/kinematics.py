@@ -496,6 +496,7 @@ def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     # Types and shapes first; finiteness from the result, one scan instead of two.
     a = as_array(a, "a", last=2, finite=False)
     b = as_array(b, "b", last=2, finite=False)
+    frames(("a", a, 1), ("b", b, 1))
     with np.errstate(over="ignore", invalid="ignore"):
         out = cross(a, b)
     if not np.isfinite(out).all():

@@ -331,7 +331,8 @@ def problem(topic: str, student: str | None = None) -> Problem:
             "STUDENT_ID is still the placeholder \"your student id\": write your own id, "
             "exactly as your instructor gave it (for example STUDENT_ID = \"ab123\"), and "
             "run this cell again. Your data are drawn from it; when your notebook is "
-            "graded, the id comes from the class list, not from this cell")
+            "graded, the id comes from the class list, not from this cell (got "
+            f"student={student!r})")
     if student is not None:
         _LAST_STUDENT = student.strip() or None  # later checks in this kernel use it too
     if forced is not None:

@@ -169,7 +169,8 @@ def _segment_diagram(
         weight = np.array([0.0, -mass * g])
     sizes = [np.hypot(*v) for _, _, v in loads] + ([mass * g] if weight is not None else [])
     biggest = max([s for s in sizes if s > 0], default=1.0)
-    scale = 0.6 * length / biggest if force_scale is None else float(force_scale)
+    scale = 0.6 * length / biggest if force_scale is None else positive(
+        force_scale, "force_scale", unit="m/N")
     if not np.isfinite(scale) or scale <= 0:
         raise ValueError(f"force_scale [m/N] must be positive; got {force_scale!r}")
 

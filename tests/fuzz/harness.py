@@ -352,23 +352,26 @@ def outcome(call: Call) -> Failure | None:
     return None
 
 
-_FRAMES_LABEL = re.compile(r"^(?:(\d+) frames|no frames|extra axis)$")
+_FRAMES_LABEL = re.compile(r"^(?:(\d+) frames|no frames|extra axis|transposed|empty)$")
 
 
 def _follows_frames(call: Call, result: Any) -> bool:
     """Whether a hostile frame count is a valid call after all: the result has its frames.
 
-    "2 frames" of the one argument that carries frames, or a scalar given as one frame
-    (``[0.0]``, the "extra axis"), is a documented call (time on axis 0, one frame or N):
-    its result has the shape documented for those frames, not for the context's. Frames
-    that disagree between two arguments still fail, as the result cannot follow both.
+    "2 frames" of the one argument that carries frames, a scalar given as one frame
+    (``[0.0]``, the "extra axis"), a vector given as one frame (``[[a, b]]``, "transposed")
+    or zero frames ("empty", "no frames") is a documented call (time on axis 0, one frame
+    or N): its result has the shape documented for those frames, not for the context's.
+    Frames that disagree between two arguments still fail, as the result cannot follow
+    both; a transposed matrix or a wrong trailing size still fails, as no lead fits it.
     """
     found = _FRAMES_LABEL.match(call.label) if call.hostile else None
     if not found:
         return False
     shape = np.shape(call.kwargs.get(call.hostile))
-    count = 0 if call.label == "no frames" else int(found.group(1) or 0)
-    leads = [(count,)] if found.group(1) or call.label == "no frames" else [shape[:1], ()]
+    count = 0 if call.label in ("no frames", "empty") else int(found.group(1) or 0)
+    leads = [(count,)] if found.group(1) or call.label in ("no frames", "empty") \
+        else [shape[:1], ()]
     return any(call.spec.result(result, call.kwargs, {**call.ctx, "lead": lead}) is None
                for lead in leads)
 
