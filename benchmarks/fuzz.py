@@ -39,9 +39,15 @@ if "BMC_DATA_DIR" not in os.environ and (ROOT.parent / "shared/data/isb-running"
 
 
 def survey(names: list[str], examples: int, seed: int, modes: tuple[str, ...]) -> dict:
+    import tempfile
+
     from harness import KINDS, REGISTRY, calls, outcome
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as fix_seed
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    # Hypothesis' caches outside the repository (as tests/fuzz/conftest.py does)
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "bmc-hypothesis")
 
     found: dict[tuple, dict] = {}
     tried = Counter()

@@ -9,7 +9,7 @@ Profiles (``BMC_HYPOTHESIS_PROFILE``, default ``ci``):
   ``@reproduce_failure`` blob); no per-example deadline (the property has its own CPU and
   memory budgets, see ``harness.py``).
 - ``long``: 40 times as many examples, for ``benchmarks/fuzz.py`` or a nightly run, with
-  an example database in the temporary directory (``$TMPDIR/bmc-hypothesis``), outside
+  an example database in the temporary directory (``$TMPDIR/bmc-hypothesis/examples``), outside
   the repository, so that a failure found once is replayed first by the next long run.
 
 A profile's ``max_examples`` is the scale: 100 means ``Spec.examples`` as stated.
@@ -23,13 +23,18 @@ import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.database import DirectoryBasedExampleDatabase
+
+#: Hypothesis' own files (its caches; the long runs' database), outside the repository.
+HOME = Path(tempfile.gettempdir()) / "bmc-hypothesis"
+set_hypothesis_home_dir(HOME)
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 #: The long runs' database: outside the repository, replayed by the next long run.
-DATABASE = DirectoryBasedExampleDatabase(os.path.join(tempfile.gettempdir(), "bmc-hypothesis"))
+DATABASE = DirectoryBasedExampleDatabase(str(HOME / "examples"))
 _COMMON = dict(
     deadline=None,
     print_blob=True,
