@@ -333,6 +333,22 @@ class PlanarChain(PlanarModel):
         power : float
             Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
+        try:
+            return self._frame_accelerations(q, qd, tau, F)
+        except (TypeError, ValueError, ArithmeticError):
+            # the checks skipped on the hot path, paid only when it fails: name the input
+            for name, value, unit in (("q", q, "rad"), ("qd", qd, "rad/s"), ("tau", tau, "N m"),
+                                      ("F", F, "N")):
+                if value is not None:
+                    arr = as_array(value, name, unit=unit)
+                    want = (2,) if name == "F" else (self.n,)
+                    if arr.shape != want:
+                        raise ValueError(f"{name} [{unit}] must be one frame, shape {want}; "
+                                         f"got shape {arr.shape}") from None
+            raise
+
+    def _frame_accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
+                             F: np.ndarray | None) -> tuple[np.ndarray, float]:  # noqa: N803
         kernel = self.kernel
         rhs = tau - kernel.bias(q, qd)
         power = 0.0

@@ -112,8 +112,10 @@ def _inputs(model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike,
             grf: ArrayLike) -> tuple[np.ndarray, ...]:
     q, qd, qdd = _model(model).check_state(q=phi, qd=phid, qdd=phidd)
     load = as_array(grf, "grf", unit="N m, N, N", last=3)
-    frames(("phi", q, 1), ("grf", load, 1), equal=True)
-    return q, qd, qdd, load
+    lead = frames(("phi", q, 1), ("grf", load, 1), equal=True)
+    # one frame of either goes with the N frames of the other
+    q, qd, qdd = (np.broadcast_to(x, lead + x.shape[-1:]) for x in (q, qd, qdd))
+    return q, qd, qdd, np.broadcast_to(load, lead + (3,))
 
 
 def newton_euler(
@@ -577,7 +579,8 @@ def estimate_bias(
                   for i in range(nb)], axis=-1)
     scale = np.abs(schur).max(axis=(-2, -1), initial=0.0)
     if np.any(scale == 0) or np.any(np.linalg.cond(schur) > 1e14):
-        raise ValueError("the stacked system is singular: the biases are not identifiable")
+        raise ValueError("B (the bias columns) must leave the biases identifiable; got a "
+                         "singular stacked system: drop a bias column or add frames")
     beta = np.linalg.solve(schur, t[..., None])[..., 0]                   # (G, nb)
     tau = k_r - np.einsum("fpi,fi->fp", k_b, beta[index])
     return BiasResult(tau, beta)

@@ -281,11 +281,17 @@ def _sympy(value: Any, name: str, *, matrix: bool = False) -> Any:
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}: build "
                         "it from symbols (sympy.Symbol, dynamicsymbols), not text")
+    import warnings
+
     try:
-        if matrix or isinstance(value, (list, tuple)):
-            return sp.Matrix(value)
-        return sp.sympify(value, strict=True)
-    except (TypeError, ValueError, sp.SympifyError) as exc:
+        with warnings.catch_warnings():
+            # non-expressions in a Matrix (None, objects): refused, not deprecated
+            warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
+            if matrix or isinstance(value, (list, tuple)):
+                return sp.Matrix(value)
+            return sp.sympify(value, strict=True)
+    except (TypeError, ValueError, sp.SympifyError,
+            sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
         raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
                         f"{str(value)[:60]!r}") from exc
 
