@@ -217,7 +217,7 @@ class Kernel:
         return np.stack([self.masses, self.masses, self.inertias], axis=-1).reshape(-1)
 
     def jacobian_z(self) -> np.ndarray:
-        """``E``: translation of every segment beyond each joint, (3n, 2 nj)."""
+        """``Z = dp/dz`` (the paper's ``E``): each segment's translation per joint, (3n, 2 nj)."""
         e = np.zeros((self.n, 3, self.nj, 2))
         e[:, 0, :, 0] = self.topology.subtree
         e[:, 1, :, 1] = self.topology.subtree

@@ -11,13 +11,14 @@ in three sets of coordinates:
 - **open-constraint coordinates** ``z`` (length ``m = 2(n - 1)``): the relative translations
   that the pin joints prohibit, two per joint (x, y), zero for a real motion.
 
-The augmented map ``p = g(q, z)`` gives ``D = dg/dq`` and ``E = dg/dz`` at ``z = 0``, and
+The augmented map ``p = p(q, z)`` gives ``D = dp/dq`` and ``Z = dp/dz`` at ``z = 0`` (the paper's
+``g(q, z)`` and ``E``: the course keeps ``g`` for gravity and ``E`` for the external term), and
 ``pddot = D qddot + gamma`` with ``gamma = Ddot qdot``. Projecting the Newton-Euler equations
 ``M pddot = h - C^T lambda`` with ``D^T`` gives the minimal form
-``Mbar qddot + d = hbar`` (eq. 2.9 of the paper); projecting with ``E^T`` gives the joint
+``Mbar qddot + d = hbar`` (eq. 2.9 of the paper); projecting with ``Z^T`` gives the joint
 reactions without any matrix inversion (eq. 2.10),
 
-.. math:: \lambda = E^T\,(h - M(D\ddot q + \gamma)),
+.. math:: \lambda = Z^T\,(h - M_p(D\ddot q + \gamma)),
 
 while the classical formula (eq. 2.11) needs the implicit constraint Jacobian ``C`` and a
 linear solve per frame,
@@ -179,9 +180,9 @@ def minimal_form(model: PlanarModel, q: ArrayLike, qd: ArrayLike,
 def reactions_augmented(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike,
                         h: ArrayLike, *, joints: Sequence[int | str] | None = None
                         ) -> np.ndarray:
-    """Joint reactions by eq. (2.10): ``lambda = E^T (h - M (D qdd + gamma))``.
+    """Joint reactions by eq. (2.10): ``lambda = Z^T (h - M_p (D qdd + gamma))``.
 
-    No matrix is inverted; only the columns of ``E`` for the requested joints are used.
+    No matrix is inverted; only the columns of ``Z`` for the requested joints are used.
 
     Parameters
     ----------
@@ -353,9 +354,10 @@ class SymbolicModel:
         Column vectors of symbols: ``x_H, y_H, phi1..phin`` and derivatives ``xd_H``...,
         open-constraint coordinates ``z1..zm``.
     p : sympy.Matrix
-        ``g(q, z)``, shape (3n, 1).
+        ``p(q, z)``, shape (3n, 1).
     D, E : sympy.Matrix
-        ``dg/dq`` (at ``z = 0``) and ``dg/dz``.
+        ``dp/dq`` (at ``z = 0``) and ``Z = dp/dz``; the attribute keeps the paper's name
+        ``E`` (the course writes ``Z``: see :attr:`Z`).
     gamma : sympy.Matrix
         ``Ddot qdot``.
     M : sympy.Matrix
@@ -375,6 +377,11 @@ class SymbolicModel:
     M: Any
     params: dict[Any, float]
 
+    @property
+    def Z(self) -> Any:  # noqa: N802 (the course's letter for the matrix)
+        """``dp/dz``, the course's name for :attr:`E` (Blajer and Czaplicki's letter)."""
+        return self.E
+
     def gravity(self) -> Any:
         """Return ``h`` of gravity alone, ``(0, -m_i g, 0)`` per segment, with symbol ``g``."""
         import sympy as sp
@@ -386,17 +393,17 @@ class SymbolicModel:
         return sp.Matrix(rows)
 
     def reactions(self, h: Any, columns: Sequence[int] | None = None) -> Any:
-        """Return eq. (2.10), ``E^T (h - M (D qdd + gamma))``, for the chosen columns of E."""
+        """Return eq. (2.10), ``Z^T (h - M_p (D qdd + gamma))``, for the chosen columns of Z."""
         if columns is not None:
             from bmc._validation import integer
 
             if isinstance(columns, (str, bytes)) or not hasattr(columns, "__iter__"):
-                raise TypeError(f"columns must be a sequence of column indices of E; got "
+                raise TypeError(f"columns must be a sequence of column indices of Z; got "
                                 f"{columns!r}")
-            columns = [integer(c, "columns", what="column index of E") for c in columns]
+            columns = [integer(c, "columns", what="column index of Z") for c in columns]
             bad = [c for c in columns if not -self.E.shape[1] <= c < self.E.shape[1]]
             if bad:
-                raise ValueError(f"columns must be indices of E's {self.E.shape[1]} columns "
+                raise ValueError(f"columns must be indices of Z's {self.E.shape[1]} columns "
                                  f"(0 to {self.E.shape[1] - 1}); got {bad[0]}")
         from bmc.symbolic import _sympy
 
@@ -428,7 +435,7 @@ class SymbolicModel:
 
 
 def symbolic_model(model: PlanarTree) -> SymbolicModel:
-    """Build ``p = g(q, z)``, ``D``, ``E`` and ``gamma`` of a tree symbolically (sympy).
+    """Build ``p = p(q, z)``, ``D``, ``Z`` and ``gamma`` of a tree symbolically (sympy).
 
     Segments are numbered from 1 as in the paper; a segment attached at its parent's distal
     end uses the parent's length symbol ``l_b``, one attached at the parent's proximal end

@@ -20,6 +20,9 @@ to the common shape first.
 
 This module imports SymPy; it loads only when used (``bmc.symbolic``), and
 ``sympy.physics.mechanics`` (slow to import) only inside :func:`lagrange_equations`.
+:func:`latex` writes time derivatives with dots, as ``sympy.physics.vector.vlatex`` does,
+without importing ``sympy.physics`` (whose units package alone takes about as long to import
+as SymPy itself).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.printing.latex import LatexPrinter
 from sympy.simplify.fu import TR8
 
 from bmc import constants
@@ -40,6 +44,7 @@ __all__ = [
     "broadcast_lambdify",
     "decompose",
     "lagrange_equations",
+    "latex",
     "newton_euler_equations",
     "one_link",
     "symbolically_equal",
@@ -52,6 +57,56 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 t = sp.Symbol("t")
+
+
+class _DotPrinter(LatexPrinter):
+    """LaTeX with ``q(t)`` printed as ``q`` and its time derivatives as dots."""
+
+    def _print_Function(self, expr, exp=None):
+        if isinstance(expr, AppliedUndef) and expr.args == (t,):
+            name = self._print(sp.Symbol(expr.func.__name__))
+            return name if exp is None else f"{name}^{{{exp}}}"
+        return super()._print_Function(expr, exp)
+
+    def _print_Derivative(self, expr):
+        f, variables = expr.expr, expr.variable_count
+        if (isinstance(f, AppliedUndef) and f.args == (t,) and len(variables) == 1
+                and variables[0][0] == t and variables[0][1] <= 4):
+            dots = {1: r"\dot", 2: r"\ddot", 3: r"\dddot", 4: r"\ddddot"}[variables[0][1]]
+            name = self._print(sp.Symbol(f.func.__name__))
+            # a subscript goes outside the accent: \dot{\alpha}_{1}
+            base, _, sub = name.partition("_")
+            return f"{dots}{{{base}}}" + (f"_{sub}" if sub else "")
+        return super()._print_Derivative(expr)
+
+    def parenthesize_super(self, s):  # (q')^2 prints as \dot{q}^{2}, as vlatex does
+        return s
+
+
+def latex(expr) -> str:
+    r"""Write a SymPy expression as LaTeX with time derivatives as dots.
+
+    Functions of the time symbol ``t`` print without ``(t)``, and their time derivatives up
+    to the fourth with ``\dot``, ``\ddot``, ...: the notation of
+    ``sympy.physics.vector.vlatex``, without importing ``sympy.physics``.
+
+    Parameters
+    ----------
+    expr : sympy.Basic
+        An expression or matrix, with coordinates as functions of ``sympy.Symbol("t")``.
+
+    Returns
+    -------
+    str
+        LaTeX, for ``IPython.display.Math``.
+
+    Examples
+    --------
+    >>> a = sp.Function("alpha_1")(t)
+    >>> print(latex(a.diff(t, 2) + a.diff(t) ** 2 * sp.sin(a)))
+    \sin{\left(\alpha_{1} \right)} \dot{\alpha}_{1}^{2} + \ddot{\alpha}_{1}
+    """
+    return _DotPrinter().doprint(sp.sympify(expr))
 
 
 def _cross(r: sp.Matrix, f: sp.Matrix) -> sp.Expr:

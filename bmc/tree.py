@@ -15,8 +15,9 @@ is described in three sets of coordinates:
 - **open-constraint coordinates** ``z`` (length ``m = 2(n - 1)``): the relative translations
   that the pin joints prohibit, two per joint (x, y), zero for a real motion.
 
-The augmented map ``p = g(q, z)`` gives ``D = dg/dq`` and ``E = dg/dz`` at ``z = 0``, and
-``pddot = D qddot + gamma`` with ``gamma = Ddot qdot``.
+The augmented map ``p = p(q, z)`` gives ``D = dp/dq`` and ``Z = dp/dz`` at ``z = 0``, and
+``pddot = D qddot + gamma`` with ``gamma = Ddot qdot``. (Blajer and Czaplicki write
+``g(q, z)`` and ``E``; the course keeps ``g`` for gravity and ``E`` for the external term.)
 
 Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles in radians,
 counter-clockwise positive; **axis 0 is time** (every method takes one frame or ``N``).
@@ -97,7 +98,7 @@ class PlanarTree(PlanarModel):
         ``lever + diag(com)`` [m]: the same for the centres of mass (read-only).
     path : numpy.ndarray, shape (n, n - 1)
         ``path[i, j] = 1`` if joint ``j`` lies on the path from the base to segment ``i``,
-        else 0 (read-only); the translation pattern of ``E`` (eq. 3.2).
+        else 0 (read-only); the translation pattern of ``Z`` (the paper's ``E``, eq. 3.2).
     torque_map : numpy.ndarray, shape (n, n - 1)
         Moment [N m] of a unit torque at each joint on each segment: ``+1`` on the child,
         ``-1`` on the parent (read-only).

@@ -52,7 +52,10 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx-mathjax-offline",  # MathJax 3 copied from the installed package: no CDN
+    "sphinxcontrib.bibtex",
     "bmc_site",
+    "bmc_a11y",
+    "bmc_bibliography",
 ]
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_extra", "_ext"]
 html_extra_path = ["_extra"] if (HERE / "_extra").is_dir() else []
@@ -67,6 +70,14 @@ nb_mime_priority_overrides = [
     ("html", "application/vnd.jupyter.widget-view+json", None),
 ]
 myst_enable_extensions = ["dollarmath", "amsmath"]
+# Formulas: out of the tab order unless they scroll; speech text over HTTP(S) (see the file).
+mathjax_config_path = "_ext/mathjax-config.js"
+
+# The course's one bibliography (docs/references.bib): bibliography.md renders all of it,
+# in author-year form, each entry with the anchor cite-KEY (bmc_bibliography.py).
+bibtex_bibfiles = ["references.bib"]
+bibtex_default_style = "bmc_author_year"
+bibtex_cite_id = "cite-{key}"
 myst_heading_anchors = 3
 suppress_warnings = [
     "mystnb.unknown_mime_type",

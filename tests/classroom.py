@@ -14,20 +14,20 @@ from pathlib import Path
 STEM = "05_joint_reactions"
 ASSIGNMENT = "bmc-05-joint-reactions"
 
-_E = '''def open_constraint_E(n):
-    {E} = np.zeros((3 * n, 2 * n))
+_Z = '''def open_constraint_Z(n):
+    {Z} = np.zeros((3 * n, 2 * n))
     for {seg} in range(n):
         for {jnt} in range({seg} + 1):
-            {E}[3 * {seg}, 2 * {jnt}] = {one}
-            {E}[3 * {seg} + 1, 2 * {jnt} + 1] = {one}
-    return {E}
+            {Z}[3 * {seg}, 2 * {jnt}] = {one}
+            {Z}[3 * {seg} + 1, 2 * {jnt} + 1] = {one}
+    return {Z}
 
 
-E = open_constraint_E(3)
+Z = open_constraint_Z(3)
 '''
 
 _PDD = '''def accelerations(p):
-    ({l2}, {l3}), ({c2}, {c3}, {c4}) = {scale}p.lengths, p.com
+    ({l2}, {l3}), ({d2}, {d3}, {d4}) = {scale}p.lengths, p.com
     {phi} = {angles}(p.q[2:])
     {w} = p.qd[2:]
     {hx}, {hy} = p.qdd[:2]
@@ -41,8 +41,8 @@ _PDD = '''def accelerations(p):
     {hip} = np.array([{hx}, {hy}])
     {knee} = {hip} + {arm}({l2}, 0)
     {ankle} = {knee} + {arm}({l3}, 1)
-    return np.concatenate([{hip} + {arm}({c2}, 0), [{a}[0]], {knee} + {arm}({c3}, 1), [{a}[1]],
-                           {ankle} + {arm}({c4}, 2), [{a}[2]]])
+    return np.concatenate([{hip} + {arm}({d2}, 0), [{a}[0]], {knee} + {arm}({d3}, 1), [{a}[1]],
+                           {ankle} + {arm}({d4}, 2), [{a}[2]]])
 
 
 pdd = accelerations(p)
@@ -50,10 +50,10 @@ pdd = accelerations(p)
 
 _LAM = '''def joint_reactions(p):
     {m2}, {m3}, {m4} = p.masses
-    {M} = np.diag([{m2}, {m2}, 1.0, {m3}, {m3}, 1.0, {m4}, {m4}, 1.0])
+    {M_p} = np.diag([{m2}, {m2}, 1.0, {m3}, {m3}, 1.0, {m4}, {m4}, 1.0])
     {h} = np.array([0.0, -{m2} * p.g, 0.0, 0.0, -{m3} * p.g, 0.0, p.R[0],
                     p.R[1] - {m4} * p.g, 0.0])
-    return open_constraint_E(3).T @ ({h} {inertial} {M} @ accelerations(p))
+    return open_constraint_Z(3).T @ ({h} {inertial} {M_p} @ accelerations(p))
 
 
 lam = joint_reactions(p)
@@ -64,7 +64,7 @@ sign_lam2_flight = {flight}
 largest_vertical = "ankle"
 '''
 
-_NAMES = ["E seg jnt l2 l3 c2 c3 c4 phi w hx hy a arm length s c hip knee ankle m2 m3 m4 M h",
+_NAMES = ["Z seg jnt l2 l3 d2 d3 d4 phi w hx hy a arm length s c hip knee ankle m2 m3 m4 M_p h",
           "mat i j thigh_l shank_l thigh_c shank_c foot_c angles rates axh ayh accs "
           "lever dist sn cs pelvis kn an mass2 mass3 mass4 mass_matrix forces",
           "EE k jj L2 L3 C2 C3 C4 ang omg xhdd yhdd alp term r si co H K A mt ms mf MM hh",
@@ -90,7 +90,7 @@ def _names(i: int) -> dict[str, str]:
 def _code(i: int, *, one: str = "1.0", sign: str = "+", angles: str = "",
           scale: str = "", inertial: str = "-", flight: str = "0") -> list[str]:
     names = _names(i)
-    return [_E.format(one=one, **names),
+    return [_Z.format(one=one, **names),
             _PDD.format(sign=sign, angles=angles, scale=scale, **names),
             _LAM.format(inertial=inertial, **names), _PREDICT.format(flight=flight)]
 
@@ -107,7 +107,7 @@ STUDENTS = {
     "s08": (_code(7, scale="100 * "), 4.0, "units: the lengths in centimetres (q2, q3)"),
     "s09": (None, 0.0, "empty"),
     "s10": (None, 0.0, "empty"),
-    "s11": (_code(8, one="'one'"), 5.0, "exception: ValueError in E's cell (q1, and q3 "
+    "s11": (_code(8, one="'one'"), 5.0, "exception: ValueError in Z's cell (q1, and q3 "
             "that uses it)"),
     "s12": ("s01", 9.0, "copy of s01's notebook, STUDENT_ID = 's01' left in it"),
 }

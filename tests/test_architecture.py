@@ -23,8 +23,8 @@ PACKAGE = Path(bmc.__file__).parent
 
 CORE = {
     "bmc", "bmc._kernels", "bmc._planar", "bmc._validation", "bmc.anthropometry", "bmc.chain",
-    "bmc.constants", "bmc.datasets", "bmc.kinematics", "bmc.muscles", "bmc.planar", "bmc.precomputed",
-    "bmc.rotations", "bmc.signals", "bmc.simulate", "bmc.symbolic", "bmc.tree",
+    "bmc.constants", "bmc.datasets", "bmc.kinematics", "bmc.muscles", "bmc.planar",
+    "bmc.precomputed", "bmc.rotations", "bmc.signals", "bmc.simulate", "bmc.symbolic", "bmc.tree",
 }
 FORMULATIONS = {"bmc.least_squares", "bmc.matrix_form", "bmc.newton_euler", "bmc.reactions"}
 # the serving layer: these modules and the packages' submodules
@@ -124,6 +124,9 @@ NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make", "_repr_mimebundle_"
 THIRD_PARTY_INTERNALS = {
     "bmc.widgets._scene": {"_left_title", "_right_title", "_suptitle", "_tickdir",
                            "_get_tick", "_size", "_width", "_base_pad"},
+    # SymPy's printers are extended by defining _print_<Class> methods and deferring to the
+    # parent's (the documented way): symbolic.latex's dot notation
+    "bmc.symbolic": {"_print_Function", "_print_Derivative"},
 }
 
 

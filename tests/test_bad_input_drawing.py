@@ -52,7 +52,7 @@ CASES = [
     case(dr.free_body_diagram, ValueError, "q", q=np.zeros((3, 2))),
     case(dr.free_body_diagram, ValueError, "segment", segment=5),
     case(dr.free_body_diagram, ValueError, "segment", segment=1.5),
-    case(dr.free_body_diagram, ValueError, "F", F=[1, 2, 3]),
+    case(dr.free_body_diagram, ValueError, "contact_force", contact_force=[1, 2, 3]),
     case(dr.free_body_diagram, ValueError, "force_scale", force_scale=-1.0),
     case(dr.segment_diagram, TypeError, "proximal", proximal="0"),
     case(dr.segment_diagram, ValueError, "com", com=[0.5, 0, 0]),
@@ -83,7 +83,7 @@ def test_valid_input_draws_finite_points(rng):
     poses = np.cumsum(rng.uniform(0, 0.3, (8, 3, 2)), axis=1)
     d = dr.strobe(poses, parents=[-1, 0, 1], every=2)
     q = rng.uniform(-1, 1, 2)
-    fbd = dr.free_body_diagram(ARM, q, segment=1, F=rng.uniform(-20, 20, 2))
+    fbd = dr.free_body_diagram(ARM, q, segment=1, contact_force=rng.uniform(-20, 20, 2))
     assert all(np.all(np.isfinite(a.vector)) for a in fbd.arrows)
     assert d.ax is not None
     plt.close("all")

@@ -6,10 +6,26 @@ import numpy as np
 import pytest
 
 from bmc import muscles as mu
+from bmc.chain import PlanarChain
 
 PATH = [(0, (0.0, 0.05)), (1, (0.1, 0.0))]
 VALID = {f: {"lengths": [0.3], "q": [0.0], "attachments": PATH}
          for f in (mu.path_points, mu.muscle_length, mu.moment_arms)}
+FOREARM = PlanarChain([0.43], [0.17], [1.54], [0.024])
+HELD = [-np.pi / 4]
+VALID[mu.activation_rate] = {"excitation": 0.5, "activation": 0.1}
+VALID[mu.force_length] = {"length": 1.0}
+VALID[mu.passive_force] = {"length": 1.0}
+VALID[mu.force_velocity] = {"velocity": 0.0}
+VALID[mu.tendon_force] = {"strain": 0.01}
+VALID[mu.HillMuscle] = {"max_isometric_force": 987.0, "optimal_fiber_length": 0.086,
+                        "tendon_slack_length": 0.054}
+VALID[mu.holding_activation] = {"chain": FOREARM, "muscle": mu.BRACHIALIS,
+                                "attachments": mu.BRACHIALIS_PATH, "q": HELD}
+VALID[mu.simulate_muscle] = {"chain": FOREARM, "t_eval": [0.0, 0.01], "q0": HELD,
+                             "qd0": [0.0], "muscle": mu.BRACHIALIS,
+                             "attachments": mu.BRACHIALIS_PATH, "excitation": 0.2,
+                             "activation0": 0.2}
 
 
 def case(func, exc, arg, **bad):
@@ -36,6 +52,39 @@ CASES = [
     case(mu.muscle_length, ValueError, "lengths", lengths=[30.0]),     # cm
     # singular: two coincident points leave the direction undefined (gave NaN + warning)
     case(mu.moment_arms, ValueError, "attachments", attachments=[(0, (0, 0)), (0, (0, 0))]),
+    # the Hill-type muscle: fractions outside 0 to 1, text, units, impossible postures
+    case(mu.activation_rate, ValueError, "excitation", excitation=1.5),
+    case(mu.activation_rate, ValueError, "activation", activation=-0.1),
+    case(mu.activation_rate, TypeError, "excitation", excitation="full"),
+    case(mu.activation_rate, ValueError, "activation_time", activation_time=0.0),
+    case(mu.force_length, TypeError, "length", length=None),
+    case(mu.force_length, ValueError, "length", length=np.nan),
+    case(mu.passive_force, ValueError, "length", length=[1.0, np.inf]),
+    case(mu.force_velocity, TypeError, "velocity", velocity="fast"),
+    case(mu.tendon_force, ValueError, "strain", strain=np.nan),
+    case(mu.force_length, ValueError, "width", width=0.0),
+    case(mu.passive_force, ValueError, "shape", shape=0.0),
+    case(mu.passive_force, ValueError, "strain_at_f0", strain_at_f0=-0.6),
+    case(mu.force_velocity, ValueError, "shape", shape=0.0),
+    case(mu.force_velocity, ValueError, "max_lengthening_force", max_lengthening_force=1.0),
+    case(mu.tendon_force, ValueError, "strain_at_f0", strain_at_f0=0.0),
+    case(mu.HillMuscle, ValueError, "max_isometric_force", max_isometric_force=-5.0),
+    case(mu.HillMuscle, ValueError, "optimal_fiber_length", optimal_fiber_length=8.6),  # cm
+    case(mu.HillMuscle, ValueError, "tendon_slack_length", tendon_slack_length=54.0),  # mm
+    case(mu.HillMuscle, TypeError, "max_isometric_force", max_isometric_force="strong"),
+    case(mu.HillMuscle, ValueError, "max_lengthening_force", max_lengthening_force=0.8),
+    case(mu.holding_activation, TypeError, "chain", chain="forearm"),
+    case(mu.holding_activation, TypeError, "muscle", muscle={"F0": 987.0}),
+    case(mu.holding_activation, ValueError, "q", q=[0.0, 0.0]),
+    # an extensor path cannot hold the forearm up: it would have to push
+    case(mu.holding_activation, ValueError, "muscle",
+         attachments=[(0, (-0.02, 0.1)), (1, (-0.02, 0.0))]),
+    case(mu.simulate_muscle, ValueError, "activation0", activation0=2.0),
+    case(mu.simulate_muscle, ValueError, "excitation", excitation=[0.2, 0.2, 0.2]),
+    case(mu.simulate_muscle, ValueError, "excitation", excitation=-0.1),
+    case(mu.simulate_muscle, ValueError, "excitation", excitation=lambda t: 1.5),
+    case(mu.simulate_muscle, ValueError, "t_eval", t_eval=[0.01, 0.0]),
+    case(mu.simulate_muscle, TypeError, "muscle", muscle=None),
 ]
 
 

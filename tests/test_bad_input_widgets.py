@@ -156,7 +156,7 @@ def test_interactive_values_are_refused_in_place(request, refuses_in_place, expl
 @pytest.mark.parametrize("explorer", list(EXPLORERS))
 def test_the_table_is_complete(request, explorer):
     box = _make(request, explorer)
-    controls = box.children[0].children
+    controls = list(box.controls.values())
     assert [c.description for c in controls]  # every control has a label
     for spec, control in zip(CONTROLS[explorer], controls, strict=True):  # as many
         _, kind, low, high = spec
@@ -179,7 +179,7 @@ def test_a_value_from_the_slider_itself_is_refused_in_place(request, refuses_in_
                                                             explorer):
     """NaN passes ipywidgets' clamping; a widened slider passes the range the explorer had."""
     box = _make(request, explorer)
-    controls = box.children[0].children
+    controls = list(box.controls.values())
     numeric = [(spec[0], c) for spec, c in zip(CONTROLS[explorer], controls, strict=True)
                if spec[1] == "number"]
     name, slider = numeric[0]
@@ -205,7 +205,7 @@ def test_a_value_from_the_slider_itself_is_refused_in_place(request, refuses_in_
 def test_both_renderers_refuse_in_place(monkeypatch, refuses_in_place, renderer):
     monkeypatch.setenv("BMC_WIDGETS_RENDERER", renderer)
     box = one_link.torque_explorer()
-    frequency = box.children[0].children[2]
+    frequency = box.controls["frequency"]
 
     def nan():
         frequency.value = math.nan
@@ -219,7 +219,7 @@ def test_both_renderers_refuse_in_place(monkeypatch, refuses_in_place, renderer)
 
 def _extremes(explorer, box):
     """Each slider at its min and at its max (others at defaults), then all at min / max."""
-    controls = dict(zip([s[0] for s in CONTROLS[explorer]], box.children[0].children,
+    controls = dict(zip([s[0] for s in CONTROLS[explorer]], box.controls.values(),
                         strict=True))
     ends = {}
     for name, control in controls.items():

@@ -336,16 +336,16 @@ def _foot_loads(p):
     lever = np.array([run.grf[k, 2], 0.0]) - ankle[k]  # COP relative to the foot's COM
     m, inertia = run.segments.mass[2], run.segments.inertia[2]
     Fa = m * acc - m * np.array([0.0, -p.g]) - grf
-    Ma = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
-    return Fa, Ma
+    tau_a = inertia * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+    return Fa, tau_a
 
 
 def test_gait_foot_loads_by_hand_equal_lower_limb():
-    Fa, Ma = _foot_loads(checks.problem("gait"))
-    assert answers.check_gait_foot_loads(Fa, Ma)
-    message = _fails(answers.check_gait_foot_loads, Fa, -Ma)
-    assert message.startswith("Ma") and "sign" in message
-    _no_leak(message, Ma)
+    Fa, tau_a = _foot_loads(checks.problem("gait"))
+    assert answers.check_gait_foot_loads(Fa, tau_a)
+    message = _fails(answers.check_gait_foot_loads, Fa, -tau_a)
+    assert message.startswith("tau_a") and "sign" in message
+    _no_leak(message, tau_a)
 
 
 def test_gait_signs_and_errors():
@@ -384,11 +384,11 @@ def _leg_points(q, p):
 
 
 def _leg_by_matrices(p):
-    """E, pdd (finite differences of the positions) and lambda by eq. (2.10), as a student."""
-    E = np.zeros((9, 6))
+    """Z, pdd (finite differences of the positions) and lambda by eq. (2.10), as a student."""
+    Z = np.zeros((9, 6))
     for seg in range(3):
         for joint in range(seg + 1):
-            E[3 * seg, 2 * joint] = E[3 * seg + 1, 2 * joint + 1] = 1.0
+            Z[3 * seg, 2 * joint] = Z[3 * seg + 1, 2 * joint + 1] = 1.0
     # p''(0) by central differences of the positions along q(t) = q + q' t + q'' t^2 / 2
     h = 1e-4
 
@@ -397,14 +397,14 @@ def _leg_by_matrices(p):
 
     pdd = (at(h) - 2 * at(0.0) + at(-h)) / h**2
     m2, m3, m4 = p.masses
-    M = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
+    M_p = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
     hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, p.R[0], p.R[1] - m4 * p.g, 0.0])
-    return E, pdd, E.T @ (hvec - M @ pdd)  # eq. (2.10); the check uses eq. (3.3)
+    return Z, pdd, Z.T @ (hvec - M_p @ pdd)  # eq. (2.10); the check uses eq. (3.3)
 
 
 def test_reactions_by_matrices_equal_the_resolved_formulas():
-    E, pdd, lam = _leg_by_matrices(checks.problem("reactions"))
-    assert answers.check_reactions_E(E)
+    Z, pdd, lam = _leg_by_matrices(checks.problem("reactions"))
+    assert answers.check_reactions_Z(Z)
     assert answers.check_reactions_accelerations(pdd)  # finite differences: rtol 1e-4 holds
     assert answers.check_reactions_lambda(lam)
     message = _fails(answers.check_reactions_lambda, lam + np.r_[0, 1, 0, 1, 0, 1] * 50.0)

@@ -46,8 +46,9 @@ def _sense(value: float) -> str:
 
 def test_free_body_diagram_lists_its_loads_with_magnitudes_directions_and_senses(arm):
     q, F = np.array([-1.2, 1.5]), np.array([0.0, -20.0])     # held still, 2 kg in the hand
-    tau = arm.inverse_dynamics(q, [0.0, 0.0], [0.0, 0.0], F=F)  # M qdd + C + G + E form
-    text = drawing.free_body_diagram(arm, q, segment=0, F=F).describe()
+    # M qdd + C + G + E form
+    tau = arm.inverse_dynamics(q, [0.0, 0.0], [0.0, 0.0], contact_force=F)
+    text = drawing.free_body_diagram(arm, q, segment=0, contact_force=F).describe()
     # the shoulder carries the whole arm and the load: straight up, by hand
     shoulder = (1.96 + 1.54) * G + 20.0
     assert f"force F_1 {_three(shoulder)} N pointing straight up" in text
@@ -59,7 +60,7 @@ def test_free_body_diagram_lists_its_loads_with_magnitudes_directions_and_senses
             f"{_sense(-tau[1])} at the distal end" in text)
     assert (f"force F_2 (reaction of the neighbouring segment) {_three(1.54 * G + 20.0)} N "
             "pointing straight down" in text)
-    forearm = drawing.free_body_diagram(arm, q, segment=1, F=F).describe()
+    forearm = drawing.free_body_diagram(arm, q, segment=1, contact_force=F).describe()
     assert f"moment tau_2 {_three(tau[1])} N m {_sense(tau[1])} at the proximal joint" in forearm
     assert "force F_e 20 N pointing straight down (-90 degrees from the +x axis) at the distal" \
         in forearm
@@ -69,13 +70,13 @@ def test_free_body_diagram_lists_its_loads_with_magnitudes_directions_and_senses
 
 def test_the_description_changes_with_the_figure(arm):
     q = np.array([0.3, 0.9])
-    light = drawing.free_body_diagram(arm, q, segment=1, F=[0.0, -10.0]).describe()
-    heavy = drawing.free_body_diagram(arm, q, segment=1, F=[0.0, -40.0]).describe()
-    pushed = drawing.free_body_diagram(arm, q, segment=1, F=[30.0, 0.0]).describe()
+    light = drawing.free_body_diagram(arm, q, segment=1, contact_force=[0.0, -10.0]).describe()
+    heavy = drawing.free_body_diagram(arm, q, segment=1, contact_force=[0.0, -40.0]).describe()
+    pushed = drawing.free_body_diagram(arm, q, segment=1, contact_force=[30.0, 0.0]).describe()
     for text, load in ((light, 10.0), (heavy, 40.0)):
         assert f"force F_2 {_three(1.54 * G + load)} N pointing straight up" in text
     assert "force F_e 30 N pointing straight forward (0 degrees" in pushed
-    tau = arm.inverse_dynamics(q, [0, 0], [0, 0], F=[30.0, 0.0])[1]
+    tau = arm.inverse_dynamics(q, [0, 0], [0, 0], contact_force=[30.0, 0.0])[1]
     assert f"moment tau_2 {_three(tau)} N m {_sense(tau)}" in pushed
 
 

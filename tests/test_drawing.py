@@ -51,7 +51,7 @@ def test_fbd_moments_equal_chain_inverse_dynamics(arm, rng):
     F = np.array([5.0, -12.0])
     tau = arm.inverse_dynamics(q, qd, qdd, contact_force=F)
     for k in range(2):
-        d = drawing.free_body_diagram(arm, q, segment=k, qd=qd, qdd=qdd, F=F)
+        d = drawing.free_body_diagram(arm, q, segment=k, qd=qd, qdd=qdd, contact_force=F)
         proximal = d.moments[0]
         # Newton-Euler recursion vs the M, C, G, E form: round-off of ~10 N m values
         np.testing.assert_allclose(proximal.value, tau[k], rtol=1e-10, atol=1e-10)
@@ -62,7 +62,7 @@ def test_fbd_moments_equal_chain_inverse_dynamics(arm, rng):
 def test_fbd_static_forces_by_hand(arm):
     q = np.array([-1.2, 1.5])
     F = np.array([0.0, -20.0])                      # a 2 kg load's weight on the hand
-    d = drawing.free_body_diagram(arm, q, segment=0, F=F)
+    d = drawing.free_body_diagram(arm, q, segment=0, contact_force=F)
     by_label = {a.label: a for a in d.arrows}
     assert set(by_label) == {"m_{1} g", r"\mathbf{F}_{1}", r"-\mathbf{F}_{2}"}
     # the shoulder carries both segments and the load (static equilibrium of the arm)
@@ -70,7 +70,7 @@ def test_fbd_static_forces_by_hand(arm):
                                [0.0, (1.96 + 1.54) * G + 20.0], atol=1e-12)
     np.testing.assert_allclose(by_label["m_{1} g"].vector, [0.0, -1.96 * G], atol=1e-12)
     # Newton's third law: the forearm's diagram shows the opposite of -F_2 at the elbow
-    d2 = drawing.free_body_diagram(arm, q, segment=1, F=F)
+    d2 = drawing.free_body_diagram(arm, q, segment=1, contact_force=F)
     f2 = {a.label: a for a in d2.arrows}[r"\mathbf{F}_{2}"]
     np.testing.assert_allclose(f2.vector, -by_label[r"-\mathbf{F}_{2}"].vector, atol=1e-12)
     np.testing.assert_allclose(d2.moments[0].value, -d.moments[1].value, atol=1e-12)

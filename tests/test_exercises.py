@@ -354,9 +354,9 @@ def test_the_class_of_12_gets_the_scores_its_answers_deserve(graded):
 def test_an_exception_is_reported_once_and_the_question_that_depends_on_it_says_so(graded):
     row = graded["rows"]["s11"]["questions"]
     first = row["q1"]["messages"][0]
-    assert first.startswith("the cell of E raised ValueError") and "line 5" in first, first
+    assert first.startswith("the cell of Z raised ValueError") and "line 5" in first, first
     later = row["q3"]["messages"][0]
-    assert "the same error as the cell of open_constraint_E" in later, later
+    assert "the same error as the cell of open_constraint_Z" in later, later
     assert "could not convert" not in later  # the error itself is told once
 
 

@@ -205,8 +205,8 @@ def _ankle(deg=False, g_sign=-1.0, inertia=True, shape=False):
         mass, inertia_foot = run.segments.mass[2], run.segments.inertia[2]
         Fa = mass * acc - mass * np.array([0.0, g_sign * 9.80665]) - grf
         lever = cop - ankle[k]
-        Ma = inertia_foot * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
-        return (np.r_[Fa, 0.0] if shape else Fa), Ma
+        tau_a = inertia_foot * alpha - (lever[0] * grf[1] - lever[1] * grf[0])
+        return (np.r_[Fa, 0.0] if shape else Fa), tau_a
     return ankle_loads
 
 
@@ -223,14 +223,14 @@ def _rmse(root=True, total=False, truth_sign=1.0):
 
 
 # ----------------------------------------------------------------------------- set 5
-def _E(sign=1.0, every=True, transpose=False):
-    def open_constraint_E(n):
-        E = np.zeros((3 * n, 2 * n))
+def _Z(sign=1.0, every=True, transpose=False):
+    def open_constraint_Z(n):
+        Z = np.zeros((3 * n, 2 * n))
         for seg in range(n):
             for joint in (range(seg + 1) if every else [seg]):
-                E[3 * seg, 2 * joint] = E[3 * seg + 1, 2 * joint + 1] = sign
-        return E.T if transpose else E
-    return open_constraint_E
+                Z[3 * seg, 2 * joint] = Z[3 * seg + 1, 2 * joint + 1] = sign
+        return Z.T if transpose else Z
+    return open_constraint_Z
 
 
 def _points(q, p, deg=False):
@@ -261,14 +261,14 @@ def _accelerations(deg=False, sign=1.0, hip=True, shape=False):
 
 def _reactions(sign=1.0, bed=True, shape=False):
     acc = _accelerations()
-    E = _E()(3)
+    Z = _Z()(3)
 
     def joint_reactions(p):
         m2, m3, m4 = p.masses
-        M = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
+        M_p = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
         R = p.R if bed else np.zeros(2)
         h = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, R[0], R[1] - m4 * p.g, 0.0])
-        lam = sign * E.T @ (h - M @ acc(p))
+        lam = sign * Z.T @ (h - M_p @ acc(p))
         return lam.reshape(3, 2) if shape else lam
     return joint_reactions
 
@@ -406,12 +406,12 @@ TRIAL = {
                       "shape": _rmse(total=True)},
              lambda f, p: checks.check_gait_quasi_static(f, _quasi_values(f, p), p),
              lambda f, p: hidden.check_gait_quasi_static(_quasi_values(f, p)), False),
-    # E holds zeros and ones: no unit; the "units" attempt moves each segment by its own
+    # Z holds zeros and ones: no unit; the "units" attempt moves each segment by its own
     # joint only; every message names a concept, never an entry
-    "5.q1": ("reactions", {"right": _E(), "sign": _E(sign=-1.0), "units": _E(every=False),
-                           "term": _E(every=False), "shape": _E(transpose=True)},
-             lambda f, p: checks.check_reactions_E(f, _values(f, 3, "E")),
-             lambda f, p: hidden.check_reactions_E(f(3)), True),
+    "5.q1": ("reactions", {"right": _Z(), "sign": _Z(sign=-1.0), "units": _Z(every=False),
+                           "term": _Z(every=False), "shape": _Z(transpose=True)},
+             lambda f, p: checks.check_reactions_Z(f, _values(f, 3, "Z")),
+             lambda f, p: hidden.check_reactions_Z(f(3)), True),
     "5.q2": ("reactions", {"right": _accelerations(), "sign": _accelerations(sign=-1),
                            "units": _accelerations(deg=True),
                            "term": _accelerations(hip=False),

@@ -86,7 +86,8 @@ def fbd_one_link_symbolic():
 
 
 def fbd_one_link_moving():
-    return drawing.free_body_diagram(one_link(), [-0.8], qd=[3.0], qdd=[20.0], F=[0.0, -20.0])
+    return drawing.free_body_diagram(one_link(), [-0.8], qd=[3.0], qdd=[20.0],
+                                     contact_force=[0.0, -20.0])
 
 
 def strobe_one_link():
@@ -110,7 +111,7 @@ def _fbd_pair(symbolic: bool):
     arm, q, qd, qdd = _reach([0.3])
     fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 4.2), layout="constrained")
     return [drawing.free_body_diagram(arm, q[0], segment=k, qd=qd[0], qdd=qdd[0],
-                                      F=[0.0, -5.0], symbolic=symbolic, ax=ax)
+                                      contact_force=[0.0, -5.0], symbolic=symbolic, ax=ax)
             for k, ax in enumerate(axes)]
 
 
@@ -189,7 +190,7 @@ def segments_stance_3d():
     from bmc.models.stance import stance_example
 
     st = stance_example(body_mass=70.0, height=1.75)
-    F, M = matrix_form.joint_loads(st, frame="global")
+    F, M = matrix_form.joint_loads(**st.inputs(), frame="global")
     k = int(0.8 * (st.t.size - 1))
     ankle, knee, cop = st.rp[k, 0, :2], st.rp[k, 1, :2], st.p_ext[k, :2]
     fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 4.2), layout="constrained")

@@ -258,3 +258,152 @@ def test_dual_pass_cut_off_correction():
     # the digital filter is warped slightly against the analog formula at fc/fs = 0.08: 1e-2
     np.testing.assert_allclose(gains, [0.5, 1 / np.sqrt(2)], atol=1e-2)
     np.testing.assert_allclose((np.sqrt(2) - 1) ** 0.25, 0.802, atol=5e-4)
+
+
+# ---------------------------------------------------------------------------------------
+# The review of notebook 4 (a teacher's cold read): the swing, the ankle's zero, the size of
+# the foot's acceleration change, the impulse against the hip marker, the work shares.
+# Independent truth: angles from the markers with arctan2, written out here (not
+# lower_limb's), impulses and powers summed by hand.
+# ---------------------------------------------------------------------------------------
+def _angles_from_markers(markers):
+    """Hip flexion, knee flexion, ankle dorsiflexion [deg] and the three segment angles."""
+    seg = np.unwrap(np.arctan2(*(markers[:, 1:, ::-1] - markers[:, :-1, ::-1]).transpose(2, 0, 1)),
+                    axis=0)  # thigh, shank, foot from +x, counter-clockwise
+    joint = np.column_stack([seg[:, 0] + np.pi / 2, seg[:, 0] - seg[:, 1],
+                             seg[:, 2] - seg[:, 1] - np.pi / 2])
+    return np.degrees(joint), np.degrees(seg)
+
+
+@pytest.fixture(scope="module")
+def markdown(nb):
+    return "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+def test_the_leg_swings_passively_into_hyperextension(run, parts, markdown):
+    """Notebook 4, section 2: the knee passes full extension before toe-off and is
+    hyperextended 17.4 deg there and 45.7 deg 30 ms into the swing; the thigh ends 58.6 deg
+    behind the vertical; the true moments stay below 1 N m from 10 ms after toe-off."""
+    markers, _, stance = parts
+    hs, toe_off = stance.start, stance.stop
+    end = len(run.time) - 500 - 1  # the last sample of the analysis window
+    joint, _ = _angles_from_markers(markers)
+    # printed with one decimal: half a unit of the last digit
+    np.testing.assert_allclose([joint[toe_off, 1], joint[end, 1], joint[end, 0]],
+                               [-17.4, -45.7, -58.6], atol=0.05)
+    straight = hs + int(np.argmax(joint[stance, 1] < 0))
+    assert round(100 * (straight - hs) / (toe_off - hs)) == 93
+    # hyperextension only at the end of stance and in the swing: a human knee stops near 0
+    assert np.all(joint[hs:straight, 1] > 0) and np.all(joint[straight:end + 1, 1] < 0)
+    # the swing is passive: no joint moments (printed 0.8 N m against peaks of 40-150 N m)
+    swing = np.abs(run.true_moments[toe_off + 100:end + 1])
+    assert swing.max() < 0.85 and np.abs(run.true_moments[stance]).max() > 100
+    np.testing.assert_allclose(1e3 * (end - toe_off) / run.freq, 30.5, atol=0.5)  # "30 ms"
+    for said in ("hyperextended by 17.4° at toe-off", "45.7° at the end of the window",
+                 "58.6°\nbehind the vertical", "93 % of stance", "below 0.8 N m"):
+        assert said in markdown, said
+
+
+def test_the_ankle_angle_from_foot_flat(run, parts, markdown):
+    """The definition's zero (ankle-toe line perpendicular to the shank) lies 24.7 deg from the
+    foot-flat posture: at heel strike -20.0 deg by the definition is 4.7 deg of dorsiflexion."""
+    markers, _, stance = parts
+    hs = stance.start
+    joint, seg = _angles_from_markers(markers)
+    k_flat = hs + int(np.argmin(markers[stance, 2, 1]))  # the ankle marker lowest in stance
+    neutral = seg[k_flat, 2]
+    # with the shank vertical (-90 deg) and the foot flat, phi_3 - phi_2 - 90 is the foot angle
+    np.testing.assert_allclose([neutral, joint[hs, 2], joint[hs, 2] - neutral],
+                               [-24.7, -20.0, 4.7], atol=0.05)  # printed to 0.1 deg
+    # foot flat: heel and forefoot down, so the toe marker is at its stance level then
+    assert markers[k_flat, 3, 1] < 0.0
+    end = len(run.time) - 501
+    np.testing.assert_allclose(joint[end, 2] - neutral, -43.8, atol=0.05)
+    for said in ("slopes 24.7° downward", "4.7° of\n*dorsiflexion*", "43.8° from foot flat"):
+        assert said in markdown, said
+
+
+def test_the_foot_acceleration_changes_by_about_160_in_a_millisecond(run, parts, markdown):
+    markers, _, _ = parts
+    rcm = markers[:, :3] + run.segments.com_fraction[:, None] * (markers[:, 1:] - markers[:, :3])
+    dt = 1 / run.freq
+    ax = (rcm[2:, 2, 0] - 2 * rcm[1:-1, 2, 0] + rcm[:-2, 2, 0]) / dt**2  # central, at 1..n-2
+    impact = run.heel_strike + 146
+    window = ax[impact - 1:impact - 1 + 11]  # samples impact .. impact + 10 (1 ms)
+    np.testing.assert_allclose(np.ptp(window), 163.0, atol=0.5)  # printed as an integer
+    assert "about 160 m/s$^2$\nwithin one millisecond" in markdown
+    assert "thousands of" not in markdown
+
+
+def test_the_impulse_and_the_hip_marker_disagree(run, parts, markdown):
+    """-13.06 N s over a body mass of 66.5 kg is -0.20 m/s; the hip marker goes from 3.52 to
+    3.50 m/s. The text says they disagree and no longer that the runner slows by 0.2 m/s."""
+    markers, _, stance = parts
+    impulse = run.grf[stance, 0].sum() / run.freq
+    body_mass = run.segments.mass.sum() / 0.161  # Dempster: 0.100 + 0.0465 + 0.0145
+    vx = np.gradient(markers[:, 0, 0], 1 / run.freq)
+    np.testing.assert_allclose([impulse, impulse / body_mass], [-13.06, -0.20], atol=0.005)
+    np.testing.assert_allclose([vx[stance.start], vx[stance.stop]], [3.52, 3.50], atol=0.005)
+    assert abs(vx[stance.stop] - vx[stance.start]) < 0.1 < abs(impulse / body_mass)
+    assert "The two disagree" in markdown
+    assert "as a stride that slows the runner must" not in markdown
+    assert "loses about 0.2 m/s" not in markdown
+
+
+def test_the_hip_does_more_positive_work_than_the_ankle(run, parts, markdown):
+    """Schache et al. (2015): in running the ankle does most of the leg's positive work in
+    stance (65.3 %, hip 5.5 % at about 2 m/s); in this stride the hip does 38 %, the ankle 34 %,
+    and the ankle's net work is negative (-10.9 J)."""
+    _, _, stance = parts
+    res = newton_euler.lower_limb(run.markers, run.grf, run.freq, run.segments)
+    # power written out: moment times the relative angular velocity (pelvis-free hip)
+    omega = np.gradient(np.unwrap(res.angles, axis=0), 1 / run.freq, axis=0)
+    relative = np.column_stack([omega[:, 0], omega[:, 1] - omega[:, 0], omega[:, 2] - omega[:, 1]])
+    power = res.moments * relative
+    positive = power[stance].clip(min=0).sum(axis=0) / run.freq
+    net = power[stance].sum(axis=0) / run.freq
+    # np.gradient against lower_limb's derivative: both second order, 10 kHz: ~0.1 % apart
+    np.testing.assert_allclose(positive / positive.sum(), [0.38, 0.28, 0.34], atol=0.006)
+    np.testing.assert_allclose(net, [28.9, -22.3, -10.9], atol=0.1)
+    assert positive[0] > positive[2] and net[2] < 0
+    assert "65.3 ± 7.5 %" in markdown and "[Schache et al. (2015)](#cite-schache2015)" in markdown
+
+
+CHECK = r'''
+import json
+out = {'draws': [], 'louder': None}
+for s in range(4):
+    d = cutoff_sweep(cutoffs, seed=s)
+    single = float(cutoffs[np.argmin(d['rmse'].sum(axis=1))])
+    out['draws'].append([single, d['residual_cutoff']])
+out['louder'] = [louder['residual_cutoff'], float(best2)]
+out['markers_only'] = [float(v) for v in markers_only.min(axis=0)]
+print(json.dumps(out))
+'''
+
+
+@pytest.fixture(scope="module")
+def rerun(notebook_runner):
+    """The notebook run afresh: every stored sweep recomputed and compared with its file
+    (BMC_PRECOMPUTED=verify), every figure checked (BMC_FIGURE_CHECK=error: a figure with
+    overlapping text, text over a curve or text below 7 pt at 600 px fails its cell)."""
+    return notebook_runner(PATH, CHECK, env={"BMC_PRECOMPUTED": "verify",
+                                             "BMC_FIGURE_CHECK": "error"})
+
+
+def test_stored_sweeps_are_what_the_code_computes_and_the_figures_pass_the_checker(rerun):
+    # the notebook ran to its end under verify and error: nothing stale, no figure defect
+    assert len(rerun["draws"]) == 4
+
+
+def test_residual_analysis_is_usually_below_the_best_single_cut_off(rerun, markdown):
+    """The text: within a few hertz of the best single cut-off, below it in three of the four
+    draws (draw 1: 16.8 Hz against 16 Hz)."""
+    below = [residual < single for single, residual in rerun["draws"]]
+    assert below == [True, False, True, True]
+    assert all(abs(single - residual) < 5.0 for single, residual in rerun["draws"])
+    np.testing.assert_allclose(rerun["draws"][1], [16.0, 16.8], atol=0.05)
+    assert "in three of the four draws; in draw 1 it is 0.8 Hz above" in markdown
+    assert "whatever the noise draw" not in markdown
+    # louder markers: both cut-offs go down (12.3 Hz and 16 Hz, printed)
+    np.testing.assert_allclose(rerun["louder"], [12.3, 16.0], atol=0.05)

@@ -272,7 +272,7 @@ def keyring_breaches(plant=None, seek=None):
 # the 4 s cell limit, so that the line spoiling the answers runs)
 XTALK = KEYRING + """
 found = []
-end = time.time() + 3
+end = time.time() + 6  # long enough to overlap with its partner on a loaded machine
 while time.time() < end:
     found += keyring_breaches(ROLE=b"crosstalk")
     time.sleep(0.2)

@@ -8,10 +8,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
-NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
-COURSE = [p for p in NOTEBOOKS if not p.name.startswith("_")]
-SECTIONS = ("Learning objectives", "Summary", "Exercises", "References")
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+COURSE = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+# The contributors' skeleton lives outside the folder students open (CONTRIBUTING.md,
+# "Adding a notebook"); it keeps the same house rules and skeleton as the notebooks.
+TEMPLATE = ROOT / "tools" / "templates" / "notebook.ipynb"
+NOTEBOOKS = [*COURSE, TEMPLATE]
+# the skeleton's sections, in this order
+SECTIONS = ("Learning objectives", "Notation", "Setup", "Summary", "Exercises", "References")
 ALLOWED_CELL_METADATA = {"tags"}
 # A measured value printed as d.de-06 or smaller is round-off or integration error: its
 # digits change with the machine and the library version, so nbval cannot compare them.
@@ -43,7 +48,9 @@ def problems(nb: nbformat.NotebookNode) -> list[str]:
                     tiny = ROUND_OFF.search(text)
                     if tiny:
                         found.append(f"{where}: compared output prints round-off {tiny[0]!r}; "
-                                     "print a bound (e.g. 'below 1e-8: True') instead")
+                                     "print the physical quantity the student needs, rounded "
+                                     "(both results to the digits that matter), and check the "
+                                     "agreement to round-off in tests/")
         extra = set(cell.metadata) - ALLOWED_CELL_METADATA
         if extra:
             found.append(f"{where}: metadata noise {sorted(extra)} (run tools/run_notebooks.py)")
@@ -60,10 +67,12 @@ def test_notebook_follows_house_rules(path):
 def test_notebook_has_the_skeleton(path):
     nb = nbformat.read(path, as_version=4)
     headings = [line.lstrip("#").strip() for cell in nb.cells if cell.cell_type == "markdown"
-                for line in cell.source.splitlines() if line.startswith("#")]
+                for line in cell.source.splitlines() if line.startswith("## ")]
     assert headings and nb.cells[0].source.startswith("# "), "first cell must be the title"
     for section in SECTIONS:
-        assert any(h.startswith(section) for h in headings), f"no '{section}' section"
+        assert any(h.startswith(section) for h in headings), f"no '## {section}' section"
+    order = [next(i for i, h in enumerate(headings) if h.startswith(s)) for s in SECTIONS]
+    assert order == sorted(order), f"the skeleton's sections must come in the order {SECTIONS}"
     first_code = next(c for c in nb.cells if c.cell_type == "code")
     assert "import bmc" in first_code.source or "from bmc" in first_code.source, \
         "the first code cell is the setup cell and imports bmc"
@@ -71,6 +80,12 @@ def test_notebook_has_the_skeleton(path):
 
 def _notebook(cells):
     return nbformat.v4.new_notebook(cells=cells)
+
+
+def test_the_template_is_outside_the_students_folder():
+    assert TEMPLATE.exists()
+    assert not list(NOTEBOOK_DIR.glob("_*.ipynb")), \
+        "contributors' files do not belong in notebooks/"
 
 
 def test_rules_catch_each_breach():

@@ -101,7 +101,59 @@ def test_show_publishes_html_with_alt_and_caption_png_with_metadata_and_text(she
     assert not plt.fignum_exists(fig.number)                     # shown once, then closed
 
 
-def test_show_takes_a_drawing_or_the_drawings_of_one_figure(shell):
+def test_show_draws_once_the_picture_the_inline_backend_draws_twice(shell):
+    """As the kernel's inline backend is set up (bbox_inches='tight'), show draws once."""
+    import base64
+    import io
+
+    import matplotlib.pyplot as plt
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.pylabtools import select_figure_formats
+    from PIL import Image
+
+    from bmc.plotting import _show
+
+    sh = InteractiveShell.instance()
+    select_figure_formats(sh, {"png"}, bbox_inches="tight")
+
+    def figure(title="Elbow moment"):
+        fig, ax = plt.subplots(figsize=(5, 3), layout="constrained")
+        ax.plot(np.linspace(0, 1, 50), np.sin(np.linspace(0, 6, 50)), label="$\\tau_2$")
+        ax.set(title=title, xlabel="time [s]", ylabel="moment [N m]")
+        ax.legend()
+        return fig
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(base64.b64decode(png))).convert("RGBA"),
+                          dtype=float)
+
+    fig = figure()
+    backend = pixels(sh.display_formatter.format(fig)[0]["image/png"])
+    plt.close(fig)
+    fig = figure()
+    drawn = fig.canvas.draw
+    draws = []
+    fig.canvas.draw = lambda: (draws.append(1), drawn())[1]
+    once = _show._inline_png(sh, fig)
+    plt.close(fig)
+    assert len(draws) == 1
+    ours = pixels(once)
+    # the same box; the backend renders the cropped figure shifted by a fraction of a
+    # pixel, so the antialiased edges of lines and glyphs differ (0.6 of 255 on average;
+    # shifted by one whole pixel the pictures would differ by 3 to 6)
+    assert ours.shape == backend.shape
+    assert np.abs(ours - backend).mean() < 1.5
+    # a title far wider than the figure sticks out of it: the backend's own path
+    fig = figure("a title far wider than this small figure " * 3)
+    assert _show._inline_png(sh, fig) is None
+    plt.close(fig)
+    plotting.show(figure(), alt="An elbow moment over 1 s, between -1 and 1 N m.")
+    assert shell[-1][0]["image/png"]
+
+
+def test_show_takes_a_drawing_or_the_drawings_of_one_figure(shell, monkeypatch):
+    # what show passes on, not the pictures' layout (tests/test_figures.py checks figures)
+    monkeypatch.setenv("BMC_FIGURE_CHECK", "off")
     from bmc import drawing
     from bmc.chain import PlanarChain
 
@@ -187,3 +239,36 @@ def test_legend_outside_sits_below_the_axes_or_beside():
     with pytest.raises(ValueError, match="side"):
         plotting.legend_outside(ax, side="top")
     plt.close(fig)
+
+
+def test_tight_png_is_savefig_s_tight_picture_drawn_once():
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    def figure(title="Knee angle"):
+        fig = Figure(figsize=(4, 3), layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        ax.plot([0, 1, 2], [0, 60, 10], marker="o")
+        ax.set(title=title, xlabel="time [s]", ylabel="knee flexion [deg]")
+        return fig
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"), dtype=float)
+
+    buffer = io.BytesIO()
+    figure().savefig(buffer, format="png", bbox_inches="tight")
+    ours = pixels(plotting.tight_png(figure()))
+    theirs = pixels(buffer.getvalue())
+    assert ours.shape == theirs.shape
+    # a fraction of a pixel of shift: antialiased edges differ (0.6 of 255 on average)
+    assert np.abs(ours - theirs).mean() < 1.5
+    # a title sticking out of the figure: savefig's own picture, or None when asked
+    wide = figure("a title far wider than this small figure " * 3)
+    assert plotting.tight_png(wide, fallback=False) is None
+    buffer = io.BytesIO()
+    wide.savefig(buffer, format="png", bbox_inches="tight")
+    assert pixels(plotting.tight_png(wide)).shape == pixels(buffer.getvalue()).shape

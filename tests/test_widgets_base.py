@@ -1,8 +1,9 @@
 """bmc.widgets.explorer on the browser path: coalescing, caching, patches, static figure.
 
-The browser itself is exercised by tests/browser (every slider changes the drawn figure,
-errors appear in place) and timed by benchmarks/bench_explorers_browser.py; here the kernel
-side is checked without a browser: what is computed, and what would be sent.
+The browser itself is exercised by tests/browser (every control changes the drawn figure and
+its accessible name, the canvas matches Matplotlib's Agg rendering, axe-core, errors appear
+in place) and timed by benchmarks/bench_explorers_browser.py; here the kernel side is
+checked without a browser: what is computed, and what would be sent.
 """
 
 from __future__ import annotations
@@ -42,8 +43,22 @@ def _sine_explorer(calls: list, *, raise_if=None, renderer="canvas", values=None
 
 def _record(box) -> list:
     sent: list = []
-    box.view.send = lambda content, buffers=None: sent.append(content)
+
+    def send(content, buffers=None):
+        # the buffers back in their places, as the browser puts them (bytes, float32)
+        for path, buffer in zip(content.get("paths", []), buffers or [], strict=True):
+            target = content["items"]
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = buffer
+        sent.append(content)
+
+    box.view.send = send
     return sent
+
+
+def _points(item) -> np.ndarray:
+    return np.frombuffer(item["pts"], dtype=np.float32).reshape(-1, 2)
 
 
 def test_burst_runs_update_once_with_the_last_value():
@@ -101,8 +116,9 @@ def test_update_sends_only_the_changed_line_in_canvas_pixels():
     left, top, width, height = box.view.layer
     assert (width, height) == (round(fig.bbox.width), round(fig.bbox.height))
     xy = ax.transData.transform(np.column_stack([t, np.sin(2 * np.pi * 3 * t)]))
-    expected = np.column_stack([xy[:, 0] + left, fig.bbox.height - xy[:, 1] + top]).ravel()
-    np.testing.assert_allclose(line["pts"], expected, atol=0.05 + 1e-9)
+    expected = np.column_stack([xy[:, 0] + left, fig.bbox.height - xy[:, 1] + top])
+    # rounded to 0.1 px, then float32 (1e-5 px at a few hundred px)
+    np.testing.assert_allclose(_points(line), expected, atol=0.05 + 1e-4)
     # The first state held both lines and the y ticks at the fixed limits.
     first = box.view.scene
     assert first["0.1"]["dash"], "the dashed line keeps its dashes"
@@ -122,7 +138,7 @@ def test_changed_limits_resend_the_ticks_and_only_lines_whose_pixels_moved():
 
     box = explorer(fig, update, {"gain": widgets.FloatSlider(value=1.0, min=1.0, max=10.0)})
     sent = _record(box)
-    box.children[0].children[0].value = 10.0
+    box.controls["gain"].value = 10.0
     # y = gain t on limits (0, gain) lands on the same pixels: only the constant line (now
     # lower on the canvas) and the tick labels change.
     assert set(sent[0]["items"]) == {"0.1", "0.yticks"}
@@ -135,8 +151,13 @@ def test_static_figure_at_the_defaults_is_in_the_mimebundle():
     box, controls, fig, *_ = _sine_explorer(calls)
     _record(box)
     controls["frequency"].value = 4  # the static figure stays the one at the defaults
-    bundle = box._repr_mimebundle_()
+    bundle, metadata = box._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == box.model_id
+    # the static figure's text alternative, also its plain-text form: the values it shows
+    # and what the figure holds
+    assert metadata["image/png"]["alt"] == bundle["text/plain"]
+    assert bundle["text/plain"].startswith("At frequency 1; phase 0.")
+    assert "lines: moving, still" in bundle["text/plain"]
     png = base64.b64decode(bundle["image/png"])
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])
@@ -172,10 +193,10 @@ def test_values_are_what_the_explorer_shows_and_its_sliders_say(renderer):
     np.testing.assert_allclose(moving.get_ydata(), np.sin(2 * np.pi * 3 * t + 1.5))
     assert (controls["frequency"].value, controls["phase"].value) == (3, 1.5)
     if renderer == "canvas":  # the static figure (GitHub, nbviewer) is the one at `values`
-        shown = base64.b64decode(box._repr_mimebundle_()["image/png"])
+        shown = base64.b64decode(box._repr_mimebundle_()[0]["image/png"])
         calls.clear()
         default_box, *_ = _sine_explorer(calls)
-        default = base64.b64decode(default_box._repr_mimebundle_()["image/png"])
+        default = base64.b64decode(default_box._repr_mimebundle_()[0]["image/png"])
         assert shown != default
         _record(box)
         controls["frequency"].value = 1  # moving back to the default recomputes
@@ -209,15 +230,20 @@ def _sine_figure():
     return fig, lambda frequency, phase: line.set_ydata([phase, phase]), controls
 
 
-def test_png_renderer_is_todays_path_and_bad_names_are_refused(monkeypatch):
+def test_png_renderer_sends_the_whole_figure_and_bad_names_are_refused(monkeypatch):
     calls: list = []
-    box, *_ = _sine_explorer(calls, renderer="png")
-    assert isinstance(box.children[1], widgets.Output)
-    assert not hasattr(box, "view")
+    box, controls, *_ = _sine_explorer(calls, renderer="png")
+    assert box.view.mode == "png" and box.renderer == "png"
     assert "bmc-explorer" in box._dom_classes
+    sent: list = []
+    box.view.send = lambda content, buffers=None: sent.append((content, buffers))
+    controls["phase"].value = 0.5
+    ((content, (png,)),) = sent
+    assert content["type"] == "png" and png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert box.view.background == png  # what a view made later (a reload) shows
     monkeypatch.setenv("BMC_WIDGETS_RENDERER", "png")
     box, *_ = _sine_explorer(calls, renderer=None)
-    assert isinstance(box.children[1], widgets.Output)
+    assert box.view.mode == "png"
     with pytest.raises(ValueError, match="renderer must be one of"):
         _sine_explorer(calls, renderer="svg")
     monkeypatch.setenv("BMC_WIDGETS_RENDERER", "gif")
@@ -275,7 +301,7 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
     monkeypatch.setattr(matrix_form, "warm_up", lambda *calls, **kwargs: None)
     box = matrix_form.energy_explorer(duration=1.0)
     _record(box)
-    log_dt, log_rtol = box.children[0].children
+    log_dt, log_rtol = box.controls.values()
     assert counts == {"euler": 1, "dop853": 1}
     log_rtol.value = -8.0
     assert counts == {"euler": 1, "dop853": 2}
@@ -303,7 +329,7 @@ def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch):
     _record(box)
     box.warm_up.join(timeout=60)
     assert not box.warm_up.is_alive()
-    log_dt, _ = box.children[0].children
+    log_dt = box.controls["log_dt"]
     # nine step sizes (1e-4 ... 1e-2 s), each integrated once; the nearest to 1e-3 first
     np.testing.assert_allclose(sorted(steps), np.logspace(-4, -2, 9), rtol=1e-12)
     np.testing.assert_allclose(steps[:3], [1e-3, 10**-3.25, 10**-2.75], rtol=1e-12)
@@ -346,14 +372,16 @@ def test_every_course_explorer_draws_in_the_browser_and_each_slider_sends_a_patc
     box = getattr(importlib.import_module(f"bmc.widgets.{module}"), function)()
     sent = _record(box)
     assert box.view.scene, "the first state holds the figure's items"
-    sliders = [w for w in box.children[0].children
+    sliders = [w for w in box.controls.values()
                if isinstance(w, (widgets.FloatSlider, widgets.FloatLogSlider, widgets.IntSlider))]
     assert sliders
     for slider in sliders:
         before = len(sent)
         slider.value = slider.max if slider.value != slider.max else slider.min
         assert len(sent) == before + 1, f"{name}: moving {slider.description} sent nothing"
-        assert box.children[-1].outputs == (), box.children[-1].outputs
+        assert box.errors.outputs == (), box.errors.outputs
+        # the figure's accessible name follows: it states the value just set
+        assert sent[-1]["description"] == box.describe()
     plt.close("all")
 
 
@@ -395,25 +423,167 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
     plt.close("all")
 
 
-def test_only_the_artists_update_touched_are_read_again(monkeypatch):
+def test_a_line_whose_data_and_view_stay_is_not_transformed_again(monkeypatch):
     calls: list = []
     box, controls, fig, moving, t = _sine_explorer(calls)
-    _record(box)
+    sent = _record(box)
     scene = box.view._scene
     read: list = []
-    item = Scene._item
+    pixels = Scene._line_pixels
 
-    def counted(self, artist, ax):
-        read.append(artist)
-        return item(self, artist, ax)
+    def counted(self, key, line, ax, view):
+        before = self._geometry.get(key)
+        out = pixels(self, key, line, ax, view)
+        if before is None or self._geometry[key] is not before:
+            read.append(line)
+        return out
 
-    monkeypatch.setattr(Scene, "_item", counted)
+    monkeypatch.setattr(Scene, "_line_pixels", counted)
     controls["phase"].value = 0.5
-    # update calls moving.set_ydata only: the dashed line, the empty titles and the ticks
-    # (same limits) are neither read nor sent again
+    # update calls moving.set_ydata only: the dashed line's pixels are not computed again,
+    # and only the moving line is sent
     assert read == [moving]
+    assert list(sent[-1]["items"]) == ["0.0"]
     assert scene.changes() == {}  # and nothing is pending
     plt.close("all")
+
+
+def test_each_artist_is_one_item_and_a_new_title_is_always_sent():
+    # Matplotlib 3.11 lists the suptitle in fig.texts too; it must be one item, and what
+    # clears an artist's stale flag (a draw, a second reading) must not keep a title old.
+    t = np.linspace(0.0, 1.0, 11)
+    fig, ax = plt.subplots()
+    (line,) = ax.plot(t, t)
+
+    def update(gain: float) -> None:
+        line.set_ydata(gain * t)
+        fig.suptitle(f"gain {gain:.1f}")
+
+    box = explorer(fig, update, {"gain": widgets.FloatSlider(value=1.0, min=1.0, max=3.0)})
+    sent = _record(box)
+    texts = [item for item in box.view.scene.values() if item["kind"] == "text"
+             and item["t"] == "gain 1.0"]
+    assert len(texts) == 1, "the suptitle is sent once"
+    update(2.0)
+    fig.canvas.draw()  # clears every stale flag: the scene must not depend on them
+    box.controls["gain"].value = 2.5
+    shown = [item["t"] for item in sent[-1]["items"].values() if item["kind"] == "text"]
+    assert shown == ["gain 2.5"]
+    current = [item["t"] for item in box.view.scene.values() if item["kind"] == "text"
+               and item["t"]]
+    assert current == ["gain 2.5"], "no old title left in the scene"
+    plt.close("all")
+
+
+def test_titles_stay_where_matplotlib_placed_them_and_axes_off_have_no_ticks():
+    fig, (ax, panel) = plt.subplots(1, 2)
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("shoulder")
+    ax.legend(["a line"])
+    panel.axis("off")
+    panel.text(0.0, 0.5, "R =\n+1.000")
+    fig.canvas.draw()
+    placed = ax.title.get_window_extent().y0
+    scene = Scene(fig)
+    # the passes that make the layers hide the title (it then has no extent, and
+    # Matplotlib would move it far up) and turn the axes off; all of it is put back
+    assert ax.axison and not panel.axison
+    items = scene.items()
+    title = next(item for item in items.values() if item.get("t") == "shoulder")
+    # its box is where Matplotlib draws it (on the canvas: y down, shifted by the margin)
+    assert title["box"][1] + title["box"][3] == pytest.approx(
+        scene.margin[1] + fig.bbox.height - placed, abs=0.5)
+    assert {key for key in items if key.endswith("ticks")} == {"0.xticks", "0.yticks"}
+    plt.close("all")
+
+
+def test_quiver_arrows_are_the_polygons_matplotlib_draws():
+    fig, ax = plt.subplots()
+    ax.set_xlim(-1, 3)
+    ax.set_ylim(-1, 3)
+    quiver = ax.quiver([0.0, 1.0, 2.0], [0.0, 1.0, 0.5], [1.0, 0.0, 0.02], [0.5, 1.0, 0.0],
+                       angles="xy", scale_units="xy", scale=1.0, width=0.02,
+                       color=["C0", "C1", "C2"])
+    scene = Scene(fig)
+    item = next(item for item in scene.items().values() if item["kind"] == "poly")
+    fig.canvas.draw()  # Matplotlib's own arrows: paths in arrow widths, offsets in data
+    offsets = ax.transData.transform(quiver.get_offsets())
+    for k, path in enumerate(quiver.get_paths()):
+        expected = quiver.get_transform().transform(path.vertices) + offsets[k]
+        got = np.frombuffer(item["pts"][k], dtype=np.float32).reshape(-1, 2)
+        got = np.column_stack([got[:, 0] - scene.margin[0],
+                               fig.bbox.height - (got[:, 1] - scene.margin[1])])
+        np.testing.assert_allclose(got, expected, atol=1e-3)  # float32 of a few hundred px
+    assert item["fill"] == ["#1f77b4ff", "#ff7f0eff", "#2ca02cff"]
+    plt.close("all")
+
+
+def test_markers_keep_their_shape_and_markevery():
+    fig, ax = plt.subplots()
+    t = np.linspace(0.0, 1.0, 21)
+    (line,) = ax.plot(t, t, "s--", markevery=(1, 5), markersize=6)
+    scene = Scene(fig)
+    item = next(item for item in scene.items().values() if item["kind"] == "line")
+    marker = item["marker"]
+    at = np.frombuffer(marker["at"], dtype=np.float32).reshape(-1, 2)
+    assert len(at) == 4  # points 1, 6, 11, 16
+    xy = ax.transData.transform(np.column_stack([t, t])[[1, 6, 11, 16]])
+    np.testing.assert_allclose(at[:, 0], np.floor(xy[:, 0] + scene.margin[0] + 0.5))
+    side = 6 * fig.dpi / 72
+    shape = np.array(marker["shape"]["v"]).reshape(-1, 2)
+    assert np.ptp(shape[:, 0]) == pytest.approx(side, abs=1.0)  # a square, snapped
+    assert marker["filled"] and item["dash"]
+    with pytest.raises(NotImplementedError, match="markevery=0.1"):
+        ax.plot(t, t, "o", markevery=0.1)
+        Scene(fig)
+    plt.close("all")
+
+
+def test_values_from_the_browser_are_put_on_the_step_and_answered():
+    calls: list = []
+    box, controls, *_ = _sine_explorer(calls)
+    sent = _record(box)
+    view = box.view
+    # as a browser may send them: 0.30000000000000004, an int slider's 2.0000001
+    view._handle_custom_msg({"type": "set", "seq": 7,
+                             "values": {"frequency": 2.0000001, "phase": 0.30000000000000004}},
+                            [])
+    assert calls[-1] == (2, 0.3)
+    assert (controls["frequency"].value, controls["phase"].value) == (2, 0.3)
+    assert sent[-1]["seq"] == 7 and sent[-1]["values"] == {"frequency": 2, "phase": 0.3}
+    # the same values again: nothing computed, but answered (the browser sends its next)
+    view._handle_custom_msg({"type": "set", "seq": 8, "values": {"frequency": 2,
+                                                                  "phase": 0.3}}, [])
+    assert len(calls) == 2 and sent[-1]["seq"] == 8 and sent[-1]["items"] == {}
+    # a value no control takes: refused in place by name, and answered
+    view._handle_custom_msg({"type": "set", "seq": 9, "values": {"phase": 7.0}}, [])
+    assert "phase" in box.errors.outputs[0]["text"] and sent[-1]["seq"] == 9
+    plt.close("all")
+
+
+def test_controls_as_the_browser_draws_them():
+    box = matrix_form_energy()
+    controls = {spec["name"]: spec for spec in box.view.controls}
+    assert controls["log_dt"] == {"name": "log_dt", "label": "Euler log10(dt / s)",
+                                  "kind": "range", "min": -4.0, "max": -2.0, "step": 0.25,
+                                  "decimals": 2, "shown": 2, "words": ""}
+    from bmc.widgets import least_squares_inverse_dynamics as kuo
+
+    box = kuo.torque_explorer()
+    specs = {spec["name"]: spec for spec in box.view.controls}
+    assert specs["marker_noise"]["kind"] == "log" and specs["marker_noise"]["min"] == -2
+    assert specs["marker_noise"]["words"] == "centimetres"
+    assert specs["weights"] == {"name": "weights", "label": "LS weights", "kind": "choice",
+                                "options": ["propagated", "paper"]}
+    assert box.view.state["values"]["weights"] == 0  # the option's index
+    assert box.view.state["values"]["marker_noise"] == 0.0  # log10(1 cm)
+    plt.close("all")
+
+
+def matrix_form_energy():
+    from bmc.widgets import matrix_formalism
+
+    return matrix_formalism.energy_explorer(duration=0.5)
 
 
 def test_warm_up_waits_while_the_sliders_move():
@@ -433,3 +603,27 @@ def test_warm_up_waits_while_the_sliders_move():
     thread.join(timeout=10)
     assert len(ran) == 1
     assert ran[0] - moved >= 0.3 - 0.01  # the next call waited for 0.3 s of quiet (+ timer)
+
+
+def test_dashed_lines_are_cut_where_they_leave_the_figure_as_agg_cuts_them():
+    from bmc.widgets._marks import _clip_polyline
+
+    square = (0.0, 0.0, 10.0, 10.0)
+    path = np.array([[0, 0], [5, 5], [15, 5], [15, -5], [5, -5], [5, 2]], dtype=float)
+    # in, out to the right (cut at x = 10), back in from below (a new piece)
+    np.testing.assert_array_equal(
+        _clip_polyline(path, square),
+        [[0, 0], [5, 5], [10, 5], [np.nan, np.nan], [5, 0], [5, 2]])
+    inside = np.array([[1, 1], [2, 2], [np.nan, np.nan], [3, 3]], dtype=float)
+    np.testing.assert_array_equal(_clip_polyline(inside, square), inside)  # untouched
+    fig, ax = plt.subplots()
+    t = np.linspace(0.0, 1.0, 50)
+    ax.plot(t, 40 * np.sin(12 * t), "--")  # far out of the view and the figure
+    ax.set_ylim(-1, 1)
+    item = next(i for i in Scene(fig).items().values() if i["kind"] == "line")
+    points = _points(item)
+    cuts = np.isnan(points[:, 0]).sum()
+    assert cuts >= 3  # it leaves the figure at least 3 times
+    finite = points[np.isfinite(points[:, 0])]
+    assert finite[:, 1].min() >= -1.0 - 1e-3  # and nothing beyond its edge (+1 px)
+    plt.close("all")

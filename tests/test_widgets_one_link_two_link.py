@@ -71,3 +71,45 @@ def test_explorers_reject_unknown_values():
     with pytest.raises(ValueError, match="com_fraction"):
         pendulum.torque_explorer(com_fraction=1.5, interactive=False)
     plt.close("all")
+
+
+def test_pendulum_explorer_says_when_a_setting_leaves_the_human_range():
+    """Issue 29: the explorer let the mean angle reach 180 deg of elbow flexion and 90 deg
+    of amplitude at 4 Hz without a word; the line under its figure now names each limit."""
+    forearm = {"length": 0.4318, "com_fraction": 0.395, "mass": 1.54}
+    ok = pendulum.torque_explorer(**forearm, interactive=False,
+                                  values={"mean_deg": -45.0, "amplitude_deg": 30.0,
+                                          "frequency": 1.0})
+    assert ok.texts[-1].get_text().startswith("Within the range of a healthy adult elbow")
+    wild = pendulum.torque_explorer(**forearm, interactive=False,
+                                    values={"mean_deg": 90.0, "amplitude_deg": 90.0,
+                                            "frequency": 4.0})
+    verdict = wild.texts[-1].get_text().replace("\n", " ")
+    assert "elbow flexion reaches 270 deg" in verdict       # mean 180 deg + 90 deg
+    assert "flexor moment 71 N m" in verdict and "55 N m" in verdict   # 0.78 N m/kg x 70 kg
+    plt.close("all")
+
+
+def test_outside_human_range_names_each_limit():
+    assert pendulum.outside_human_range([0.0, 150.0], [54.0, -46.0], speed_deg_s=2300.0) == []
+    found = pendulum.outside_human_range([-10.0, 151.0], [55.0, -47.5], speed_deg_s=2301.0)
+    assert len(found) == 5, found   # hyperextension, flexion, speed, flexor, extensor
+    # strength scales with body mass
+    assert pendulum.outside_human_range([90.0], [60.0], body_mass=80.0) == []
+    with pytest.raises(ValueError, match="body_mass"):
+        pendulum.outside_human_range([90.0], [1.0], body_mass=0.0)
+
+
+def test_reach_explorer_titles_stay_apart():
+    """The suptitle sat on the panel titles (notebook 2, cell 86): their boxes now part."""
+    fig = two_link.reach_explorer(interactive=False, values={"duration": 0.6, "g": 9.81,
+                                                             "forearm_mass": 1.54,
+                                                             "forearm_com": 0.17})
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    top = fig._suptitle.get_window_extent(renderer)
+    for ax in fig.axes:
+        assert not top.overlaps(ax.title.get_window_extent(renderer)), ax.get_title()
+    styles = {line.get_linestyle() for line in fig.axes[0].get_lines()}
+    assert len(styles) == 4   # the four parts differ by line style, not colour alone
+    plt.close("all")

@@ -13,13 +13,24 @@ What it does, in order:
    student versions of the exercise sets (built by ``exercises/build.py``, which refuses a
    student notebook that leaks a solution), one API page per public ``bmc`` module found by
    walking the package, the README's instructor material and the changelog.
-2. Runs Sphinx with warnings as errors (``-W --keep-going``) into ``OUT/html``.
+   It also writes the course-wide notation page (``notation.md``) from each notebook's
+   ``## Notation`` table.
+2. Checks the notebooks' citations against ``docs/references.bib`` (``tools/bibliography.py``):
+   a cited key with no entry, or an incomplete entry, stops the build.
+3. Runs Sphinx with warnings as errors (``-W --keep-going``) into ``OUT/html``. A citation
+   link ``[...](#cite-KEY)`` whose anchor is not in the page's References is an unresolved
+   reference, hence an error too.
 
 Explorer outputs: a static page cannot run ipywidgets, so the site shows the ``image/png``
 that an explorer cell stores next to its widget view (the figure at the default slider
 values). A widget-view output without such a PNG is dropped from the staged copy (it would
 only show ``VBox(children=...)``); ``tests/test_site.py`` then fails, because every explorer
 must show one static figure.
+
+Figures: ``bmc.plotting.show`` stores the text alternative and the caption in the PNG
+output's metadata (and, for JupyterLab, a ``text/html`` ``<figure>`` with the PNG inlined).
+The staged copy keeps the PNG and drops that HTML twin, so that the page links one image
+file; ``docs/_ext/bmc_a11y.py`` gives the image its ``alt`` and caption from the metadata.
 """
 
 from __future__ import annotations
@@ -46,6 +57,9 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 # animation links Font Awesome 4 from a CDN (the theme's own Font Awesome draws the icons).
 _REMOTE_ASSET = re.compile(r"<(link|script)\b[^>]*\b(href|src)=[\"']https?://[^>]*>(\s*</script>)?",
                            flags=re.I)
+# The HTML twin of a figure that bmc.plotting.show stores beside its PNG (for JupyterLab).
+_FIGURE_HTML = re.compile(r"^\s*<figure\b[^>]*\bclass=\"[^\"]*\bbmc-figure\b")
+NOTATION = "## Notation"
 # Hand-written docs/ content that must not be staged (build output, editor litter).
 _SKIP = shutil.ignore_patterns("_build", "__pycache__", ".ipynb_checkpoints")
 
@@ -170,13 +184,21 @@ def _stage_api(src: Path) -> list[str]:
     return modules
 
 
+def _text(value: str | list[str]) -> str:
+    """Return a notebook's multi-line string field as one string."""
+    return "".join(value) if isinstance(value, list) else value
+
+
 def _static_notebook(source: Path, target: Path) -> None:
     """Copy a notebook for the site: drop widget-only outputs and saved widget state.
 
     An output bundle that carries both a widget view and an ``image/png`` keeps the PNG (the
     site's render priority shows it); one with a widget view and no image is removed, since a
-    static page could only print its ``text/plain`` repr. Links to remote stylesheets and
-    scripts in stored HTML outputs are removed: the site must work with no network.
+    static page could only print its ``text/plain`` repr. A figure's ``text/html`` twin
+    (``<figure class="bmc-figure">``, written by ``bmc.plotting.show``) is dropped when its
+    PNG is there: the PNG and its metadata (``alt``, ``caption``) make the page's figure.
+    Links to remote stylesheets and scripts in stored HTML outputs are removed: the site must
+    work with no network.
     """
     nb = json.loads(source.read_text(encoding="utf-8"))
     nb.get("metadata", {}).pop("widgets", None)
@@ -190,9 +212,11 @@ def _static_notebook(source: Path, target: Path) -> None:
                 if "image/png" not in data:
                     continue
                 out = {**out, "data": {k: v for k, v in data.items() if k != WIDGET_VIEW}}
+            if "image/png" in out.get("data", {}) and _FIGURE_HTML.match(
+                    _text(out["data"].get("text/html", ""))):
+                out = {**out, "data": {k: v for k, v in out["data"].items() if k != "text/html"}}
             if "text/html" in out.get("data", {}):
-                html = out["data"]["text/html"]
-                html = "".join(html) if isinstance(html, list) else html
+                html = _text(out["data"]["text/html"])
                 out = {**out, "data": {**out["data"], "text/html": _REMOTE_ASSET.sub("", html)}}
             kept.append(out)
         cell["outputs"] = kept
@@ -217,6 +241,192 @@ def _stage_instructors(src: Path) -> None:
     exercises = re.sub(r"^#(#*) ", r"##\1 ", exercises, flags=re.M)  # under the page title
     (src / "instructors.md").write_text(
         _section(readme, "For instructors") + "\n" + exercises, encoding="utf-8")
+
+
+def _table_cells(line: str) -> list[str]:
+    r"""Split a Markdown table row at its column bars: not at ``\|`` nor inside ``$...$``."""
+    cells, current, maths, i = [], [], False, 0
+    line = line.strip()
+    line = line[1:] if line.startswith("|") else line
+    line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+    while i < len(line):
+        char = line[i]
+        if char == "\\" and i + 1 < len(line):
+            current.append(line[i:i + 2])
+            i += 2
+            continue
+        if char == "$":
+            maths = not maths
+        if char == "|" and not maths:
+            cells.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+        i += 1
+    cells.append("".join(current).strip())
+    return cells
+
+
+def notation_rows(notebook: dict) -> list[tuple[tuple[str, ...], str, str]]:
+    r"""Return the rows of a notebook's ``## Notation`` table: (symbols, meaning, unit).
+
+    The table is the one of CONTRIBUTING.md ("Writing for students"): ``| symbol | meaning |
+    unit |``. A row may name several symbols that share its meaning (``$\mathbf F_p$,
+    $\tau_p$``); a symbol is the TeX between its dollars. A notebook without a Notation cell
+    gives ``[]``.
+
+    Parameters
+    ----------
+    notebook : dict
+        The notebook (nbformat 4 JSON).
+
+    Returns
+    -------
+    list of tuple
+        ``(symbols, meaning, unit)`` per row, in the table's order: the row's symbols as a
+        tuple of TeX strings; meaning and unit as written (Markdown), whitespace collapsed.
+
+    Raises
+    ------
+    ValueError
+        If the Notation cell holds no ``symbol | meaning | unit`` table, or a row of it has
+        another number of columns or no ``$symbol$``.
+    """
+    for cell in notebook.get("cells", []):
+        source = _text(cell.get("source", ""))
+        if cell.get("cell_type") != "markdown" or not source.lstrip().startswith(NOTATION):
+            continue
+        lines = [line for line in source.splitlines() if line.strip().startswith("|")]
+        if len(lines) < 2 or [c.lower() for c in _table_cells(lines[0])] != [
+                "symbol", "meaning", "unit"]:
+            raise ValueError(f"the '{NOTATION}' cell holds no | symbol | meaning | unit | table")
+        rows = []
+        for line in lines[2:]:
+            cells = _table_cells(line)
+            symbols = re.findall(r"\$([^$]+)\$", cells[0])
+            if len(cells) != 3 or not symbols:
+                raise ValueError(f"a Notation row needs a $symbol$, a meaning and a unit: "
+                                 f"{line.strip()}")
+            meaning, unit = (" ".join(c.split()) for c in cells[1:])
+            rows.append((tuple(symbol.strip() for symbol in symbols), meaning, unit))
+        return rows
+    return []
+
+
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda "
+          "mu nu xi omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi "
+          "omega").split()
+
+
+def _symbol_order(symbol: str) -> tuple:
+    """Sort key of a symbol: Latin letters, then Greek (in alphabet order), then the rest."""
+    bare = re.sub(r"\\(mathbf|mathrm|mathit|mathcal|boldsymbol|bm|hat|dot|ddot|bar|tilde|vec|"
+                  r"operatorname)\b", "", symbol)
+    bare = re.sub(r"[{}\s]", "", bare)
+    greek = re.match(r"\\([A-Za-z]+)", bare)
+    if greek and greek.group(1).lower() in _GREEK:
+        name = greek.group(1)
+        return (1, _GREEK.index(name.lower()), name[0].isupper(), symbol)
+    if bare[:1].isalpha():
+        return (0, bare[0].lower(), bare[0].isupper(), bare.lower(), symbol)
+    return (2, symbol)
+
+
+def notation_page(notebooks: list[Path]) -> str:
+    """Write the course-wide notation page (MyST Markdown) from the notebooks' tables.
+
+    Each row of the notebooks' tables is listed once with its meaning, unit and the
+    notebooks that give it, sorted by symbol (Latin, then Greek letters). A symbol that two
+    notebooks define differently therefore appears once per meaning; the notebooks' own
+    check of their tables fails on that.
+
+    Parameters
+    ----------
+    notebooks : list of pathlib.Path
+        The course notebooks, in course order.
+
+    Returns
+    -------
+    str
+        The page, with a ``list-table`` (a Markdown table would split at a ``|`` in TeX).
+    """
+    uses: dict[tuple[tuple[str, ...], str, str], list[int]] = {}
+    titles, missing = [], []
+    for number, path in enumerate(notebooks, start=1):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        headings = [_text(c["source"]).strip().splitlines()[0] for c in nb["cells"]
+                    if c["cell_type"] == "markdown"
+                    and _text(c["source"]).lstrip().startswith("# ")]
+        title = re.sub(r"^#\s*(\d+\.\s*)?", "", headings[0]) if headings else path.stem
+        titles.append(f"{number}. [{title}](notebooks/{path.stem}.ipynb)")
+        rows = notation_rows(nb)
+        if not rows:
+            missing.append(str(number))
+        for row in rows:
+            used = uses.setdefault(row, [])
+            if number not in used:
+                used.append(number)
+    lines = [
+        "# Notation", "",
+        "One symbol, one meaning, in the whole course. Each notebook lists the symbols it "
+        "uses in its Notation section; this table gathers them, each symbol once, with its "
+        "meaning, its unit and the notebooks that use it (by number):", "",
+        *titles, "",
+    ]
+    if missing:
+        lines += [f"Notebook{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                  f"{'have' if len(missing) > 1 else 'has'} no Notation table yet.", ""]
+    lines += [
+        "Conventions: $x$ forward, $y$ up, $z$ out of the plane; angles in radians, "
+        "counter-clockwise positive; SI units. The equations of motion are written "
+        "$\\tau = M(q)\\ddot q + C(q,\\dot q) + G(q) + E(q)$.", "",
+        "```{list-table} Symbols of the course",
+        ":header-rows: 1", ":widths: 15 55 15 15", ":class: bmc-notation", "",
+        "* - symbol", "  - meaning", "  - unit", "  - notebooks",
+    ]
+    for (symbols, meaning, unit), used in sorted(uses.items(),
+                                                 key=lambda kv: _symbol_order(kv[0][0][0])):
+        links = ", ".join(f"[{n}](notebooks/{notebooks[n - 1].stem}.ipynb)" for n in used)
+        lines += ["* - " + ", ".join(f"${s}$" for s in symbols), f"  - {meaning}",
+                  f"  - {unit}", f"  - {links}"]
+    lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def check_citations(notebooks: list[Path]) -> list[str]:
+    """Return what stops the build in the notebooks' citations (``tools/bibliography.py``).
+
+    A cited key with no entry in ``docs/references.bib``, or an entry that lacks a field a
+    reader needs, stops the build. (A References cell that is out of date is the notebook
+    tests' business; on the site, a citation whose anchor is missing from the page fails the
+    Sphinx build.)
+
+    Parameters
+    ----------
+    notebooks : list of pathlib.Path
+        Notebooks to check.
+
+    Returns
+    -------
+    list of str
+        One sentence per problem; empty when every citation resolves to a complete entry.
+    """
+    spec = importlib.util.spec_from_file_location("bibliography",
+                                                  REPO / "tools" / "bibliography.py")
+    bibliography = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bibliography)
+    entries = bibliography.load()
+    problems = []
+    for path in notebooks:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for key in bibliography.cited_keys(cells):
+            if key not in entries:
+                problems.append(f"{path.name} cites '{key}', which is not in "
+                                "docs/references.bib")
+            elif bibliography.missing_fields(entries[key]):
+                problems.append(f"{path.name} cites '{key}', whose entry lacks "
+                                f"{', '.join(bibliography.missing_fields(entries[key]))}")
+    return problems
 
 
 def _stage_exercises(src: Path, work: Path) -> list[str]:
@@ -254,6 +464,7 @@ def stage(src: Path, work: Path) -> dict[str, list[str]]:
         extra.mkdir(parents=True, exist_ok=True)
         shutil.copy2(nb, extra / nb.name)  # "download notebook": the stored file itself
         notebooks.append(nb.stem)
+    (src / "notation.md").write_text(notation_page(course_notebooks()), encoding="utf-8")
     shutil.copy2(REPO / "CHANGELOG.md", src / "changelog.md")
     shutil.copy2(REPO / "CITATION.cff", src / "CITATION.cff")
     _stage_instructors(src)
@@ -277,6 +488,10 @@ def build(out: Path, *, warnings_as_errors: bool = True) -> float:
         Wall-clock build time [s], staging included.
     """
     start = time.perf_counter()
+    problems = check_citations(course_notebooks())
+    if problems:
+        raise SystemExit("citations that do not resolve (docs/references.bib):\n  "
+                         + "\n  ".join(problems))
     out.mkdir(parents=True, exist_ok=True)
     staged = stage(out / "src", out)
     args = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "1",

@@ -74,9 +74,9 @@ from bmc.checks._gait_inverse_dynamics import (
 )
 from bmc.checks._joint_reactions import (
     check_reactions_accelerations,
-    check_reactions_E,
     check_reactions_lambda,
     check_reactions_predictions,
+    check_reactions_Z,
 )
 from bmc.checks._least_squares import (
     check_least_squares_bias,
@@ -146,7 +146,7 @@ __all__ = [
     "check_gait_signs",
     # 5 joint reactions
     "check_reactions_accelerations",
-    "check_reactions_E",
+    "check_reactions_Z",
     "check_reactions_lambda",
     "check_reactions_predictions",
     # 6 least-squares inverse dynamics

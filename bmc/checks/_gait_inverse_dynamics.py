@@ -88,7 +88,7 @@ def answer_ankle_loads(k: int, *, derivative: str = "central",
 
 
 def _foot_inertial_moment(k: int) -> float:
-    """I alpha of the foot at sample ``k`` [N m]: the part of Ma an angle in degrees scales."""
+    """I alpha of the foot at sample ``k`` [N m]: the part of tau_a an angle in degrees scales."""
     res, run = lower_limb_result()
     return float(run.segments.inertia[2] * res.angular_acceleration[k, 2])
 
@@ -148,28 +148,28 @@ _LOADS_HINT = section("gait.segment", "the foot's centre of mass is at the ankle
 
 def _loads_mistakes(k: int, mass: float, g: float) -> list:
     inertial = _foot_inertial_moment(k)
-    Fa, Ma = answer_ankle_loads(k)
+    Fa, tau_a = answer_ankle_loads(k)
     return [("the weight added with the wrong sign (g = (0, -g) points down)",
-             lambda d: (Fa - [0.0, 2 * mass * g], Ma)),
+             lambda d: (Fa - [0.0, 2 * mass * g], tau_a)),
             ("the ground reaction's moment with the wrong sign",
-             lambda d: (Fa, 2 * inertial - Ma)),
+             lambda d: (Fa, 2 * inertial - tau_a)),
             ("the foot's angle in degrees (its angular acceleration 57.3 times too large)",
-             lambda d: (Fa, Ma + (np.degrees(1.0) - 1.0) * inertial)),
+             lambda d: (Fa, tau_a + (np.degrees(1.0) - 1.0) * inertial)),
             ("accelerations one sample early (np.diff)",
              lambda d: answer_ankle_loads(k, derivative="diff2")),
             ("the foot's accelerations left out (quasi-static)",
              lambda d: answer_ankle_loads(k, quasi_static=True))]
 
 
-def check_gait_foot_loads(ankle_loads: Any, Fa: Any, Ma: Any, p: Any = None,
+def check_gait_foot_loads(ankle_loads: Any, Fa: Any, tau_a: Any, p: Any = None,
                           run: Any = None) -> bool:
-    """Question 2: ``ankle_loads(run, k)`` on the practice sample; ``Fa, Ma`` for you."""
+    """Question 2: ``ankle_loads(run, k)`` on the practice sample; ``Fa, tau_a`` for you."""
     _, trial = lower_limb_result()
     data = practice("gait")
     k = int(data.k)
     practice_function(
         "ankle_loads", ankle_loads, topic="gait",
-        outputs=[Output("Fa", (2,), "N"), Output("Ma", (), "N m")],
+        outputs=[Output("Fa", (2,), "N"), Output("tau_a", (), "N m")],
         expected=lambda d: answer_ankle_loads(int(d.k)),
         call=lambda f, d: f(trial, int(d.k)),
         mistakes=_loads_mistakes(k, float(trial.segments.mass[2]), float(data.g)),
@@ -182,7 +182,7 @@ def check_gait_foot_loads(ankle_loads: Any, Fa: Any, Ma: Any, p: Any = None,
     mine.__name__ = "ankle_loads"
     answer_of("Fa", Fa, mine, p, shape=(2,), unit="N", hint=_LOADS_HINT, pick=0,
               call="ankle_loads(run, p.k)")
-    return answer_of("Ma", Ma, mine, p, unit="N m", hint=_LOADS_HINT, pick=1,
+    return answer_of("tau_a", tau_a, mine, p, unit="N m", hint=_LOADS_HINT, pick=1,
                      call="ankle_loads(run, p.k)")
 
 

@@ -38,7 +38,7 @@ from bmc.checks._sections import section
 from bmc.constants import G
 
 __all__ = [
-    "check_reactions_E",
+    "check_reactions_Z",
     "check_reactions_accelerations",
     "check_reactions_lambda",
     "check_reactions_predictions",
@@ -60,7 +60,7 @@ def _leg_entries(body_mass: float = 60.0, height: float = 1.70,
         ("masses", model.masses[legs], "kg", "m2, m3, m4: thigh, shank, foot (both legs)"),
         ("lengths", model.attach[legs[1:]], "m", "l2, l3: thigh (hip to knee), shank "
          "(knee to ankle)"),
-        ("com", model.com[legs], "m", "c2, c3, c4: hip to thigh COM, knee to shank COM, "
+        ("com", model.com[legs], "m", "d2, d3, d4: hip to thigh COM, knee to shank COM, "
          "ankle to foot COM"),
         ("g", model.g, "m/s^2", "acceleration of free fall, along -y"),
         ("q", q, "m, rad", "[x_H, y_H, phi2, phi3, phi4]: hip position and segment angles "
@@ -112,11 +112,11 @@ def _full(model, legs: list[int], leg_q: np.ndarray) -> np.ndarray:
     return q
 
 
-def answer_E(n: int = 3) -> np.ndarray:
-    """E = dg/dz (3n, 2n) of the first ``n`` leg segments below the hip and their joints.
+def answer_Z(n: int = 3) -> np.ndarray:
+    """Z = dp/dz (3n, 2n) of the first ``n`` leg segments below the hip and their joints.
 
-    From :meth:`bmc.tree.PlanarTree.jacobian_z` of the course's jumper (E does not depend
-    on the body's size): rows x, y, theta per segment, columns x, y per joint.
+    From :meth:`bmc.tree.PlanarTree.jacobian_z` of the course's jumper (Z does not depend
+    on the body's size): rows x, y, phi per segment, columns x, y per joint.
     """
     model, legs = _model(practice("reactions"))
     legs = legs[:n]
@@ -149,7 +149,7 @@ def answer_reactions(data: Problem, *, flight: bool = False) -> tuple[np.ndarray
 
 
 def _inertial_sign(data: Problem) -> tuple[np.ndarray]:
-    """Return the mistake E^T (h + M pdd): twice the reactions at rest minus the right ones."""
+    """Return the mistake Z^T (h + M_p pdd): twice the reactions at rest minus the right ones."""
     rest = data.modified("at rest", qd=np.zeros(5), qdd=np.zeros(5))
     return (2 * answer_reactions(rest)[0] - answer_reactions(data)[0],)
 
@@ -160,61 +160,62 @@ def standing(data: Problem) -> Problem:
                          R=[0.0, data.body_mass * data.g])
 
 
-def _E_concept(E: np.ndarray, n: int) -> str:
-    """Say what is wrong with a student's E, as concepts (never an entry: few values)."""
-    right = answer_E(n)
-    theta = np.arange(2, 3 * n, 3)
+def _Z_concept(Z: np.ndarray, n: int) -> str:
+    """Say what is wrong with a student's Z, as concepts (never an entry: few values)."""
+    right = answer_Z(n)
+    phi = np.arange(2, 3 * n, 3)
     said = []
-    if not np.any(E):
+    if not np.any(Z):
         said.append("it is all zeros, the placeholder")
-    if np.any(E[theta]):
-        said.append("a theta row is not zero, but a translation turns no segment")
-    if np.any((E != 0) & (E != 1)):
+    if np.any(Z[phi]):
+        said.append("a row of a segment angle phi is not zero, but a translation turns no "
+                    "segment")
+    if np.any((Z != 0) & (Z != 1)):
         said.append("it holds values other than 0 and 1, but a translation moves a "
                     "segment by exactly its own amount")
-    xy = E[np.ix_(np.arange(0, 3 * n, 3), np.arange(1, 2 * n, 2))]
-    yx = E[np.ix_(np.arange(1, 3 * n, 3), np.arange(0, 2 * n, 2))]
+    xy = Z[np.ix_(np.arange(0, 3 * n, 3), np.arange(1, 2 * n, 2))]
+    yx = Z[np.ix_(np.arange(1, 3 * n, 3), np.arange(0, 2 * n, 2))]
     if np.any(xy) or np.any(yx):
         said.append("an x translation appears in a y row (or a y translation in an x row)")
-    extra = (E != 0) & (right == 0)
-    missing = (E == 0) & (right != 0)
-    if np.any(extra[np.setdiff1d(np.arange(3 * n), theta)]) and not said:
+    extra = (Z != 0) & (right == 0)
+    missing = (Z == 0) & (right != 0)
+    if np.any(extra[np.setdiff1d(np.arange(3 * n), phi)]) and not said:
         said.append("a translation at a joint moves a segment above that joint; it moves "
                     "only the segments below it")
-    if np.any(missing) and np.any(E):
+    if np.any(missing) and np.any(Z):
         said.append("a translation at a joint must move *every* segment below it by the "
                     "same amount")
     return "; ".join(said)
 
 
 # ----------------------------------------------------------------------------- checks
-_E_HINT = section("reactions.coordinates", "a prohibited translation z at a joint moves "
+_Z_HINT = section("reactions.coordinates", "a prohibited translation z at a joint moves "
                   "every segment below that joint by the same amount and turns none of "
-                  "them; E holds the coefficients of z in p = g(q, z)")
+                  "them; Z holds the coefficients of z in p = p(q, z)")
 
 
-def check_reactions_E(open_constraint_E: Any, E: Any) -> bool:
-    """Question 1: ``open_constraint_E(n)`` for the practice leg of 2 segments.
+def check_reactions_Z(open_constraint_Z: Any, Z: Any) -> bool:
+    """Question 1: ``open_constraint_Z(n)`` for the practice leg of 2 segments.
 
-    ``E`` is its value for 3 segments. E holds only zeros and ones: messages name
+    ``Z`` is its value for 3 segments. Z holds only zeros and ones: messages name
     concepts, never entries.
     """
-    name = "open_constraint_E(2)"
-    require_function("open_constraint_E", open_constraint_E, hint=_E_HINT)
-    got = _numeric(name, call_student(name, open_constraint_E, 2, hint=_E_HINT),
-                   shape=(6, 4), unit="-", hint=_E_HINT)
-    if not np.array_equal(got, answer_E(2)):
-        concept = _E_concept(got, 2)
+    name = "open_constraint_Z(2)"
+    require_function("open_constraint_Z", open_constraint_Z, hint=_Z_HINT)
+    got = _numeric(name, call_student(name, open_constraint_Z, 2, hint=_Z_HINT),
+                   shape=(6, 4), unit="-", hint=_Z_HINT)
+    if not np.array_equal(got, answer_Z(2)):
+        concept = _Z_concept(got, 2)
         raise _fail(name, "(the practice leg: thigh and shank below the hip) is not right "
-                    "yet" + (f": {concept}" if concept else ""), _E_HINT)
-    return answer_of("E", E, lambda d: open_constraint_E(3), None, shape=(9, 6), unit="-",
-                     hint=_E_HINT)
+                    "yet" + (f": {concept}" if concept else ""), _Z_HINT)
+    return answer_of("Z", Z, lambda d: open_constraint_Z(3), None, shape=(9, 6), unit="-",
+                     hint=_Z_HINT)
 
 
-_ACC_HINT = section("reactions.coordinates", "differentiate x = x_H + c sin(phi), y = y_H "
-                    "- c cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
+_ACC_HINT = section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
+                    "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
                     "x); the shank's centre adds the whole thigh length l2, the foot's adds "
-                    "l2 and l3; theta_i'' = phi_i''")
+                    "l2 and l3; the angle rows hold phi_i'' itself")
 
 
 def _degrees(data: Problem) -> Problem:
@@ -239,8 +240,8 @@ def check_reactions_accelerations(accelerations: Any, pdd: Any, p: Any = None) -
                      hint=_ACC_HINT)
 
 
-_LAM_HINT = section("reactions.resolved", "lambda = E^T (h - M pdd) with M = diag(m2, m2, "
-                    "J2, ...) (the J's do not matter: why?) and h holding the weights (-m g "
+_LAM_HINT = section("reactions.resolved", "lambda = Z^T (h - M_p pdd) with M_p = diag(m2, "
+                    "m2, I2, ...) (the I's do not matter: why?) and h holding the weights (-m g "
                     "on the y rows) and the bed force R on the foot's x and y rows")
 
 
@@ -260,7 +261,7 @@ def check_reactions_lambda(joint_reactions: Any, lam: Any, p: Any = None,
                        lambda d: answer_reactions(d.modified(R=[0.0, 0.0]))),
                       ("the weights with the wrong sign (+m g on the y rows)",
                        lambda d: answer_reactions(d.modified(g=-d.g))),
-                      ("the inertial forces with the wrong sign, E^T (h + M pdd)",
+                      ("the inertial forces with the wrong sign, Z^T (h + M_p pdd)",
                        _inertial_sign)],
             rtol=1e-4, atol=1e-6, hint=_LAM_HINT)
     except IncorrectAnswer as exc:

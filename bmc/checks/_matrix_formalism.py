@@ -177,9 +177,9 @@ def check_matrix_form_skew(skew: Any) -> bool:
     return True
 
 
-_ACC_HINT = section("matrix.double_pendulum", "solve M(theta) theta'' = C + G with "
-                    "np.linalg.solve; the gravity term of rod 2 acting through joint 1 has "
-                    "the lever l1")
+_ACC_HINT = section("matrix.double_pendulum", "solve M(theta) theta'' = -(C + G) with "
+                    "np.linalg.solve (the course's form, C and G beside M theta''); the "
+                    "gravity term of rod 2 acting through joint 1 has the lever l1")
 
 
 def check_matrix_form_accelerations(pendulum_accelerations: Any, thetadd: Any,

@@ -39,7 +39,7 @@ def _one_link_entries() -> list[tuple[str, Any, str, str]]:
     seg = forearm_hand()  # notebook 1's subject
     person = f"{SUBJECT['height']:.2f} m, {SUBJECT['body_mass']:.0f} kg person"
     return [
-        ("length", seg.length, "m", "segment length L, elbow to the tip of the hand "
+        ("length", seg.length, "m", "segment length l, elbow to the tip of the hand "
          f"(Dempster's forearm + hand of a {person}, as in notebook 1)"),
         ("com", seg.com, "m", "joint-to-centre-of-mass distance d"),
         ("mass", seg.mass, "kg", "segment mass m"),

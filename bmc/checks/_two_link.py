@@ -73,7 +73,7 @@ def answer_velocity_terms(data: Problem) -> tuple[np.ndarray]:
 def _without_coriolis(data: Problem) -> tuple[np.ndarray]:
     """C with the shoulder's Coriolis part (in q1' q2') left out."""
     full = answer_velocity_terms(data)[0]
-    # with the shoulder still, C1 = -L1 d2 m2 q2'^2 sin(q2): its part without q1'
+    # with the shoulder still, C1 = -l1 d2 m2 q2'^2 sin(q2): its part without q1'
     shoulder_still = _chain(data).velocity_terms(data.q, [0.0, data.qd[1]])
     return (np.array([shoulder_still[0], full[1]]),)
 
@@ -114,7 +114,7 @@ def answer_speedup(data: Problem) -> tuple[float, float, float]:
 
 
 # ----------------------------------------------------------------------------- checks
-_C_HINT = section("two_link.form", "C1 = -L1 d2 m2 (2 q1' + q2') q2' sin(q2) and C2 = L1 d2 "
+_C_HINT = section("two_link.form", "C1 = -l1 d2 m2 (2 q1' + q2') q2' sin(q2) and C2 = l1 d2 "
                   "m2 q1'^2 sin(q2); only the elbow angle enters")
 
 
@@ -200,14 +200,14 @@ def check_two_link_time_scaling(speedup_factors: Any, factor_inertial: Any,
                                 factor_velocity: Any, factor_gravity: Any,
                                 p: Any = None) -> bool:
     """Question 4: ``speedup_factors(p)`` on practice data; ``factor_gravity`` at grading."""
-    hint = section("two_link.reaches", "on the same path q(t) = path(t / T), so q' scales "
-                   "with 1/T and q'' with 1/T^2")
+    hint = section("two_link.reaches", "on the same path q(t) = path(t / t_f), so q' "
+                   "scales with 1/t_f and q'' with 1/t_f^2")
     practice_function(
         "speedup_factors", speedup_factors, topic="two_link",
         outputs=[Output("factor_inertial", (), "-"), Output("factor_velocity", (), "-")],
         expected=lambda d: answer_speedup(d)[:2],
         mistakes=[("the ratio of the durations where its square belongs: velocities grow "
-                   "with 1/T, accelerations with 1/T^2",
+                   "with 1/t_f, accelerations with 1/t_f^2",
                    lambda d: tuple(np.sqrt(answer_speedup(d)[:2]))),
                   ("the ratio upside down (slow over fast)",
                    lambda d: tuple(1 / np.asarray(answer_speedup(d)[:2])))],

@@ -8,7 +8,10 @@ laid out again, another panel beside it. :class:`_Placer` is an invisible artist
 in its axes; each time the figure is drawn it tries, for every label in turn, 80 positions
 (16 directions, starting with the preferred one, at 5 distances) and keeps the one that
 covers the least: other labels and texts, segments, centres of mass and hinges, arrows,
-arcs and lines, the edge of the axes.
+arcs and lines, the edge of the axes. A figure is drawn several times for one picture (the
+inline backend's tight crop draws it twice, the figure checker once more); when nothing the
+placement depends on has changed since the last draw (the axes' size and limits, the labels,
+every line, patch and text of the axes), the placer reuses its last result.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ class _Placer(Artist):
         super().__init__()
         self.axes = ax
         self.labels: list[tuple] = []  # (annotation, prefer [angle, rad, display], gaps)
+        self._key = None       # what the last placement depended on (see _signature)
+        self._placed: list[tuple] = []  # and its result: (offset [pt], ha, va) per label
         ax.add_artist(self)
 
     def add(self, text, angle: float, gaps=_GAPS) -> None:
@@ -57,7 +62,18 @@ class _Placer(Artist):
 
     def draw(self, renderer) -> None:
         if self.labels and self.get_visible():
-            place(self.axes, self.labels, renderer)
+            key = _signature(self.axes, self.labels)
+            if key == self._key and len(self._placed) == len(self.labels):
+                for (text, _, _), (offset, ha, va) in zip(self.labels, self._placed,
+                                                          strict=True):
+                    text.xyann = offset
+                    text.set_horizontalalignment(ha)
+                    text.set_verticalalignment(va)
+            else:
+                place(self.axes, self.labels, renderer)
+                self._key = key
+                self._placed = [(tuple(text.xyann), text.get_horizontalalignment(),
+                                 text.get_verticalalignment()) for text, _, _ in self.labels]
         self.stale = False
 
 
@@ -67,6 +83,38 @@ def placer(ax) -> _Placer:
         if isinstance(artist, _Placer):
             return artist
     return _Placer(ax)
+
+
+def _signature(ax, labels) -> tuple:
+    """Return what a placement in ``ax`` depends on, as a comparable tuple.
+
+    The size (not the position: the inline backend's tight crop moves the whole figure) and
+    the limits of the axes and the resolution; each label's text, font size, anchor,
+    preferred direction and distances; every line, patch and text of the axes (their data,
+    visibility and, for texts, position and text). Labels are placed in points from
+    anchors in data coordinates, so equal signatures give equal placements.
+    """
+    box = ax.bbox
+    managed = {id(text) for text, _, _ in labels}
+    parts: list = [ax.figure.dpi, round(box.width, 6), round(box.height, 6),
+                   tuple(ax.viewLim.bounds), ax.get_xscale(), ax.get_yscale()]
+    for text, angle, gaps in labels:
+        parts.append((id(text), text.get_visible(), text.get_text(), text.get_fontsize(),
+                      np.asarray(text.xy, dtype=float).tobytes(), angle, gaps))
+    for line in ax.lines:
+        parts.append((id(line), line.get_visible(), line.get_linewidth(),
+                      np.asarray(line.get_xydata(), dtype=float).tobytes()))
+    for patch in ax.patches:
+        parts.append((id(patch), patch.get_visible(), str(patch.get_gid()),
+                      patch.get_path().vertices.tobytes(),
+                      patch.get_patch_transform().get_matrix().tobytes()))
+    for text in ax.texts:
+        if id(text) in managed:
+            continue
+        parts.append((id(text), text.get_visible(), text.get_text(), text.get_fontsize(),
+                      repr(text.get_position()), repr(getattr(text, "xyann", None)),
+                      text.get_horizontalalignment(), text.get_verticalalignment()))
+    return tuple(parts)
 
 
 def _pieces(path) -> list:

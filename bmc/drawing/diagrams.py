@@ -8,6 +8,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import as_array, positive
+from bmc.constants import STANDARD_GRAVITY, G
 from bmc.drawing._base import Drawing, _split_sign, _value_text
 from bmc.drawing._draw import (
     _arrow,
@@ -35,7 +36,7 @@ def segment_diagram(
     com: ArrayLike,
     *,
     mass: float | None = None,
-    g: float = 9.81,
+    g: float = G,
     forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
     moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
     symbolic: bool = False,
@@ -72,7 +73,7 @@ def segment_diagram(
     mass : float, optional
         Segment mass [kg]; draws the weight ``m g`` at the centre of mass.
     g : float, optional
-        Gravitational acceleration [m/s^2], along -y. Default 9.81.
+        Gravitational acceleration [m/s^2], along -y. Default :data:`bmc.constants.G` (9.81).
     forces : mapping of str to (point, force), optional
         Each force acting *on* the segment: its TeX symbol (for example
         ``r"\mathbf{F}_p"``) mapped to its point of application [m] and its vector [N].
@@ -133,7 +134,7 @@ def _segment_diagram(
     com: ArrayLike,
     *,
     mass: float | None = None,
-    g: float = 9.81,
+    g: float = G,
     forces: Mapping[str, tuple[ArrayLike, ArrayLike]] | None = None,
     moments: Mapping[str, tuple[ArrayLike, float]] | None = None,
     symbolic: bool = False,
@@ -272,7 +273,7 @@ def free_body_diagram(
     segment: int = 0,
     qd: ArrayLike | None = None,
     qdd: ArrayLike | None = None,
-    F: ArrayLike | None = None,
+    contact_force: ArrayLike | None = None,
     symbolic: bool = False,
     lever_arms: bool = True,
     force_scale: float | None = None,
@@ -281,7 +282,7 @@ def free_body_diagram(
     r"""Free-body diagram of one segment of a planar chain, loads from Newton-Euler.
 
     The loads are computed from the model: Newton-Euler (:func:`bmc.invdyn2d`) from the
-    endpoint inward, with the endpoint force ``F`` on the last segment. Segment ``k``
+    endpoint inward, with the endpoint force ``contact_force`` on the last segment. Segment ``k``
     (0-based) carries its weight ``m_{k+1} g`` at its centre of mass, the force
     :math:`\mathbf{F}_{k+1}` and moment :math:`\tau_{k+1}` of joint ``k+1`` at its
     proximal end, and at its distal end the reaction of the next segment,
@@ -306,8 +307,9 @@ def free_body_diagram(
         Which segment (0-based, negative from the end). Default 0.
     qd, qdd : array_like, shape (n,), optional
         Joint velocities [rad/s] and accelerations [rad/s^2]; zero (static) by default.
-    F : array_like, shape (2,), optional
-        Force on the chain's endpoint [N]; none by default.
+    contact_force : array_like, shape (2,), optional
+        Force on the chain's endpoint [N] (as in :meth:`PlanarChain.inverse_dynamics`); none
+        by default.
     symbolic : bool, optional
         Label with symbols only (for derivations). Default ``False``: symbol, value, unit.
     lever_arms : bool, optional
@@ -331,7 +333,7 @@ def free_body_diagram(
     >>> import matplotlib.pyplot as plt
     >>> import bmc
     >>> arm = bmc.PlanarChain([0.32, 0.43], [0.14, 0.17], [1.96, 1.54], [0.020, 0.024])
-    >>> d = bmc.drawing.free_body_diagram(arm, [-1.2, 1.5], segment=1, F=[0.0, -20.0])
+    >>> d = bmc.drawing.free_body_diagram(arm, [-1.2, 1.5], segment=1, contact_force=[0.0, -20.0])
     >>> [a.label for a in d.arrows]
     ['m_{2} g', '\\mathbf{F}_{2}', '\\mathbf{F}_{e}']
     >>> plt.close("all")
@@ -344,7 +346,8 @@ def free_body_diagram(
     q = as_array(q, "q", unit="rad", last=n, ndim=1)
     qd = np.zeros(n) if qd is None else as_array(qd, "qd", unit="rad/s", last=n, ndim=1)
     qdd = np.zeros(n) if qdd is None else as_array(qdd, "qdd", unit="rad/s^2", last=n, ndim=1)
-    F = np.zeros(2) if F is None else as_array(F, "F", unit="N", last=2, ndim=1)
+    F = (np.zeros(2) if contact_force is None else
+         as_array(contact_force, "contact_force", unit="N", last=2, ndim=1))
     if not isinstance(segment, (int, np.integer)) or not -n <= segment < n:
         raise ValueError(f"segment must be an integer index of one of the chain's {n} "
                          f"segment(s) (0 to {n - 1}, or negative from the end); got {segment!r}")
@@ -371,7 +374,7 @@ def lower_limb_diagrams(
     frame: int,
     masses: ArrayLike,
     *,
-    g: float = 9.80665,
+    g: float = STANDARD_GRAVITY,
     symbolic: bool = False,
     axes=None,
 ) -> list[Drawing]:
@@ -400,7 +403,8 @@ def lower_limb_diagrams(
     masses : array_like, shape (3,)
         Masses of thigh, shank and foot [kg] (``run.segments.mass``).
     g : float, optional
-        Gravitational acceleration [m/s^2] used in the analysis. Default 9.80665.
+        Gravitational acceleration [m/s^2] used in the analysis. Default
+        :data:`bmc.constants.STANDARD_GRAVITY` (9.80665).
     symbolic : bool, optional
         Label with symbols only. Default ``False``.
     axes : sequence of three matplotlib.axes.Axes, optional

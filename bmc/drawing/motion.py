@@ -334,6 +334,7 @@ class Animation:
         self._dpi = dpi
         self.strobe_png = self._strobe_png(strobe_kwargs)
         self._widget = None
+        self.alt = ""  # the static strobe's text alternative (set by `animation`)
 
     # static representation ------------------------------------------------------
     def _strobe_drawing(self, kwargs: dict) -> Drawing:
@@ -378,7 +379,7 @@ class Animation:
     def _repr_mimebundle_(self, include=None, exclude=None):
         from bmc.plotting import figure_html
 
-        alt = self.strobe_drawing.describe()
+        alt = self.alt
         bundle = dict(self.widget._repr_mimebundle_())
         bundle["image/png"] = self.strobe_png
         bundle["text/html"] = figure_html(self.strobe_png, alt)  # a static page: img with alt
@@ -399,6 +400,7 @@ def animation(
     path: int | ArrayLike | None = None,
     every: int | None = None,
     dpi: int = 80,
+    alt: str | None = None,
     **strobe_kwargs,
 ) -> Animation:
     r"""Animate stick-figure postures with a Play widget; the static page shows the strobe.
@@ -420,6 +422,9 @@ def animation(
         postures in all.
     dpi : int, optional
         Resolution of the static strobe picture [dots per inch]. Default 80.
+    alt : str, optional
+        Text alternative of the static strobe (what the motion shows, in words and
+        numbers); by default the strobe's own description (:meth:`Drawing.describe`).
     **strobe_kwargs
         More options of the static strobe (:func:`strobe`: ``forces``, ``force_points``,
         ``path_label``, ``cmap``).
@@ -455,4 +460,9 @@ def animation(
     kwargs = {"every": every, **strobe_kwargs}
     if path is not None:
         kwargs.setdefault("path", path)
-    return Animation(pts, pairs, times, int(interval), path_xy, kwargs, dpi)
+    if alt is not None and (not isinstance(alt, str) or not alt.strip()):
+        raise ValueError("alt must be a non-empty string (the strobe's text alternative); "
+                         f"got {alt!r}: leave it out to use the strobe's own description")
+    anim = Animation(pts, pairs, times, int(interval), path_xy, kwargs, dpi)
+    anim.alt = " ".join(alt.split()) if alt else anim.strobe_drawing.describe()
+    return anim

@@ -11,7 +11,9 @@ Each submodule is one model of the course, with the trial generated on it:
   leg-only closed form, eq. (3.3) (notebook 5);
 - :mod:`bmc.models.somersault`: a generated back somersault on that model (notebook 5);
 - :mod:`bmc.models.standing`: Kuo's four-segment standing body, its simulated sway and the
-  noisy measurement of it (notebook 6).
+  noisy measurement of it (notebook 6);
+- :mod:`bmc.models.running_norms`: published joint moments of running, quoted cell by cell
+  from their tables, to read a trial against (notebook 4).
 
 The formulation modules (:mod:`bmc.newton_euler`, :mod:`bmc.matrix_form`,
 :mod:`bmc.reactions`, :mod:`bmc.least_squares`) never import this package: they take any
@@ -22,7 +24,8 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["arm", "double_pendulum", "human", "somersault", "stance", "standing"]
+__all__ = ["arm", "double_pendulum", "human", "running_norms", "somersault", "stance",
+           "standing"]
 
 
 def __getattr__(name: str):

@@ -25,7 +25,14 @@ from __future__ import annotations
 from bmc.plotting._check import CVD_VISIONS, FigureProblem, check_figure, colour_distances
 from bmc.plotting._describe import describe_figure
 from bmc.plotting._series import estimates_against_truth, legend_outside
-from bmc.plotting._show import CHECK_VARIABLE, FigureWarning, figure_html, show
+from bmc.plotting._show import (
+    CHECK_VARIABLE,
+    FigureWarning,
+    cropped_png,
+    figure_html,
+    show,
+    tight_png,
+)
 from bmc.plotting._style import (
     LINESTYLES,
     MARKERS,
@@ -49,6 +56,7 @@ __all__ = [
     "STYLE",
     "check_figure",
     "colour_distances",
+    "cropped_png",
     "cycle",
     "describe_figure",
     "estimates_against_truth",
@@ -56,6 +64,7 @@ __all__ = [
     "legend_outside",
     "series_style",
     "show",
+    "tight_png",
     "use_style",
 ]
 

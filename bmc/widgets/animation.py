@@ -4,6 +4,12 @@
 ``ipywidgets.Play`` and a frame slider to the drawing in the browser (``jslink``): playing,
 pausing and scrubbing never wait for the kernel, so the animation runs at the requested rate
 however busy the kernel is. On a static page the player shows the first frame as a PNG.
+
+For assistive technology the drawing is an image whose accessible name says what it shows
+(the title, the frame and its time), repeated by a polite live region once the frame rests;
+the Play widget's icon buttons are named (Play or Pause, Stop, Loop, the loop button with
+``aria-pressed``), and the frame slider is named by its label and read as "frame 4 of 61,
+t = 0.050 s".
 """
 
 from __future__ import annotations
@@ -87,11 +93,87 @@ export default {
       frames += 1;
       el.dataset.frame = String(k);
       el.dataset.frames = String(frames);
+      name();
     };
+    // --- what assistive technology gets ----------------------------------------------------
+    canvas.setAttribute("role", "img");
+    const live = document.createElement("div");
+    live.setAttribute("aria-live", "polite");
+    live.setAttribute("aria-atomic", "true");
+    live.style.cssText = "position:absolute;width:1px;height:1px;overflow:hidden;"
+      + "clip-path:inset(50%);white-space:nowrap;";
+    el.appendChild(live);
+    const frameText = () => {
+      const [nf] = model.get("shape");
+      const k = Math.max(0, Math.min(nf - 1, model.get("frame")));
+      const when = times ? `, t = ${times[k].toFixed(3)} s` : "";
+      return `frame ${k + 1} of ${nf}${when}`;
+    };
+    let spoken = "", timer = null;
+    const name = () => {
+      const title = model.get("title");
+      const text = `${title ? title + ": " : ""}stick figure, ${frameText()}`;
+      canvas.setAttribute("aria-label", text);
+      clearTimeout(timer);
+      timer = setTimeout(() => {  // once the frame rests (not at every frame of a play)
+        if (text !== spoken) { spoken = text; live.textContent = text; }
+      }, 700);
+      nameControls();
+    };
+    const BUTTONS = {"fa-play": "Play", "fa-pause": "Pause", "fa-stop": "Stop",
+                     "fa-retweet": "Loop", "fa-repeat": "Loop"};
+    const nameControls = () => {  // the Play widget's icon buttons and the frame slider
+      const root = el.closest(".bmc-player");
+      if (!root) return;
+      for (const button of root.querySelectorAll(".widget-play button")) {
+        const icon = button.querySelector("i");
+        const cls = icon ? Array.from(icon.classList).find((c) => c in BUTTONS) : null;
+        const text = cls ? BUTTONS[cls] : "Play";
+        if (button.getAttribute("aria-label") !== text) {
+          button.setAttribute("aria-label", text);
+          button.title = text;
+        }
+        // Enter and Space press the button, not JupyterLab's shortcuts (edit mode)
+        if (!button.dataset.lmSuppressShortcuts) button.dataset.lmSuppressShortcuts = "true";
+        if (text === "Loop") {
+          const on = String(button.classList.contains("mod-active"));
+          if (button.getAttribute("aria-pressed") !== on) button.setAttribute("aria-pressed", on);
+        }
+      }
+      const slider = root.querySelector(".widget-slider");
+      if (slider) {
+        const label = slider.querySelector(".widget-label");
+        const handle = slider.querySelector(".noUi-handle");
+        const readout = slider.querySelector(".widget-readout");
+        if (label && !label.id) label.id = `bmc-frame-${Math.random().toString(36).slice(2)}`;
+        if (label && label.getAttribute("title") === "null") label.removeAttribute("title");
+        if (handle && label && handle.getAttribute("aria-labelledby") !== label.id) {
+          handle.setAttribute("aria-labelledby", label.id);
+          handle.dataset.lmSuppressShortcuts = "true";
+        }
+        if (handle && handle.getAttribute("aria-valuetext") !== frameText()) {
+          handle.setAttribute("aria-valuetext", frameText());
+        }
+        if (readout && !readout.getAttribute("role")) {
+          readout.setAttribute("role", "textbox");
+          readout.setAttribute("aria-label", "frame number");
+        }
+      }
+    };
+    const watcher = new MutationObserver(() => nameControls());
+    const attach = () => {  // the controls render beside this view, possibly after it
+      const root = el.closest(".bmc-player");
+      if (!root) { requestAnimationFrame(attach); return; }
+      nameControls();
+      watcher.observe(root, {subtree: true, childList: true, attributes: true,
+                             attributeFilter: ["class", "aria-valuetext"]});
+    };
+    attach();
     const schedule = () => { if (!pending) { pending = true; requestAnimationFrame(draw); } };
     load(); schedule();
     model.on("change:frame", schedule);
     model.on("change:poses", () => { load(); schedule(); });
+    return () => { watcher.disconnect(); clearTimeout(timer); };
   },
 };
 """

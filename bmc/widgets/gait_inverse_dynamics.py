@@ -18,7 +18,8 @@ import numpy as np
 from bmc import signals
 from bmc._validation import positive
 from bmc.plotting import estimates_against_truth
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import series
 
 __all__ = ["NoisyTrial", "noise_explorer", "noisy_running"]
 
@@ -142,6 +143,7 @@ def noisy_running(
     )
 
 
+@twinned
 def noise_explorer(
     run: Any = None,
     *,
@@ -194,11 +196,13 @@ def noise_explorer(
     truth = clean.true_moments[win]
 
     axes, lines = estimates_against_truth(
-        t, truth, {"noisy, filtered": {"color": "C0", "lw": 1.2}},
+        t, truth, {"noisy, filtered": series(0, linewidth=1.4)},
         titles=_JOINTS, ylabel="joint moment [N m]", margin=0.3,
     )
     fig = axes[0].figure
     fig.tight_layout()
+
+    shown: dict[str, Any] = {}
 
     def update(marker_noise: float, force_noise: float, cutoff: float) -> None:
         trial = noisy_running(run, step=step, marker_noise=marker_noise * 1e-3,
@@ -211,6 +215,19 @@ def noise_explorer(
         for j, ax in enumerate(axes):
             lines["noisy, filtered"][j].set_ydata(est[:, j])
             ax.set_title(f"{_JOINTS[j]}: RMSE {rmse[j]:.2f} N m")
+        shown.update(marker=marker_noise, force=force_noise, cutoff=cutoff, rmse=rmse,
+                     peak=np.abs(est).max(axis=0), true_peak=np.abs(truth).max(axis=0))
+
+    def describe() -> str:
+        joints = "; ".join(
+            f"{name}: RMS error {e:.2f} N m, largest moment {p:.0f} N m (true {q:.0f} N m)"
+            for name, e, p, q in zip(_JOINTS, shown["rmse"], shown["peak"],
+                                     shown["true_peak"], strict=True))
+        return (
+            f"Hip, knee and ankle moments over stance, {t[-1] - t[0]:.2f} s: the true moment "
+            f"and the moment from data with {shown['marker']:.1f} mm marker noise and "
+            f"{shown['force']:.1f} N force noise, low-pass filtered at {shown['cutoff']:g} Hz. "
+            f"{joints}.")
 
     style = {"description_width": "initial"}
     controls = {
@@ -221,4 +238,5 @@ def noise_explorer(
         "cutoff": widgets.FloatSlider(value=20.0, min=5.0, max=100.0, step=2.5,
                                       description="cut-off [Hz]", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import MARKERS, NEUTRAL
 
 __all__ = ["reaction_explorer"]
 
@@ -23,15 +24,17 @@ def __dir__() -> list[str]:
 _LEGS = ("hip", "knee", "ankle")
 
 
+@twinned
 def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = True,
                       values: dict[str, Any] | None = None):
     """Explore hip, knee and ankle reactions along a somersault, with a noisy force plate.
 
     Left: the body at time ``t`` [s], the bed's force on the feet (grey arrow) and the force
     that the thigh, shank and foot exert on the segment above at hip, knee and ankle
-    (eq. 2.10, coloured arrows; 1 body weight is drawn 0.06 m long). Right: the vertical
-    reactions [body weights] over the motion, eq. (2.10) solid and eq. (2.11) dashed,
-    with a marker at ``t``. The title gives the largest difference between the formulas.
+    (eq. 2.10, coloured arrows, each named at its tip; 1 body weight is drawn 0.06 m long).
+    Right: the vertical reactions [body weights] over the motion, eq. (2.10) solid and
+    eq. (2.11) dashed, hip, knee and ankle with circles, squares and triangles, and a
+    vertical line at ``t``. The title gives the largest difference between the formulas.
 
     Parameters
     ----------
@@ -78,11 +81,15 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
                                            gridspec_kw={"width_ratios": [1, 1.6]})
     seg_lines = [ax_body.plot([], [], "-", color="0.3", lw=3)[0] for _ in range(model.n)]
     scale = 0.06 / bw  # metres of arrow per newton
+    colors = (NEUTRAL, "C0", "C1", "C2")
     arrows = ax_body.quiver(np.zeros(4), np.zeros(4), np.zeros(4), np.zeros(4),
-                            color=["0.5", "C0", "C1", "C2"], angles="xy",
+                            color=list(colors), angles="xy",
                             scale_units="xy", scale=1.0, width=0.012)
-    for c, name in zip(("0.5", "C0", "C1", "C2"), ("bed force", *_LEGS), strict=True):
+    for c, name in zip(colors, ("bed force", *_LEGS), strict=True):
         ax_body.plot([], [], color=c, lw=3, label=name)
+    # each arrow named at its tip: the colours are not the only way to tell them apart
+    tips = [ax_body.text(0.0, 0.0, name, fontsize="x-small", ha="left", va="center",
+                         clip_on=True) for name in ("bed", *_LEGS)]
     (bed,) = ax_body.plot([-1.6, 1.6], [0.0, 0.0], color="k", lw=0.8, label="bed at rest")
     ax_body.set_aspect("equal", adjustable="box")
     ax_body.set_xlim(-1.6, 1.6)
@@ -91,10 +98,14 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
     ax_body.set_ylabel("y relative to the hip [m]")
     ax_body.legend(loc="lower left", fontsize="small")
     curves = {}
+    every = (0, max(1, t.size // 12))  # about a dozen markers along each curve
     for k, name in enumerate(_LEGS):
-        curves[name, "2.10"] = ax_time.plot(t, np.zeros_like(t), color=f"C{k}",
+        mark = {"color": colors[k + 1], "marker": MARKERS[k], "markersize": 4,
+                "markevery": every}
+        curves[name, "2.10"] = ax_time.plot(t, np.zeros_like(t), **mark,
                                             label=f"{name}, eq. (2.10)")[0]
-        curves[name, "2.11"] = ax_time.plot(t, np.zeros_like(t), "--", color=f"C{k}",
+        curves[name, "2.11"] = ax_time.plot(t, np.zeros_like(t), "--", **mark,
+                                            markerfacecolor="white",
                                             label=f"{name}, eq. (2.11)")[0]
     marker = ax_time.axvline(0.0, color="k", lw=0.8)
     ax_time.axvspan(0.0, motion.takeoff, color="0.9", label="on the bed")
@@ -102,6 +113,8 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
     ax_time.set_ylabel("vertical reaction [body weights]")
     ax_time.legend(loc="upper right", fontsize="x-small", ncol=2)
     fig.tight_layout()
+
+    shown: dict[str, Any] = {}
 
     def update(time: float, noise: float) -> None:
         aug, cla = reactions(float(noise))
@@ -123,11 +136,28 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
         force = np.vstack([R, aug[i].reshape(3, 2)]) * scale
         arrows.set_offsets(where)
         arrows.set_UVC(force[:, 0], force[:, 1])
+        for text, start, arrow in zip(tips, where, force, strict=True):
+            text.set_position(start + arrow + [0.04, 0.0])
         ax_body.set_title(
             f"t = {t[i]:.2f} s: vertical hip {aug[i, 1] / bw:.2f}, knee {aug[i, 3] / bw:.2f},"
             f" ankle {aug[i, 5] / bw:.2f} BW", fontsize="small")
         ax_time.set_title(f"noise {noise:.0f} N: largest |(2.10) - (2.11)| = "
                           f"{np.abs(aug - cla).max():.1f} N", fontsize="small")
+        shown.update(t=t[i], noise=noise, at=aug[i, 1::2] / bw, bed=R / bw,
+                     gap=np.abs(aug - cla).max(), peak=np.abs(aug[:, 1::2]).max(axis=0) / bw)
+
+    def describe() -> str:
+        at = ", ".join(f"{name} {v:.2f}" for name, v in zip(_LEGS, shown["at"], strict=True))
+        peak = ", ".join(f"{name} {v:.1f}" for name, v in zip(_LEGS, shown["peak"],
+                                                              strict=True))
+        return (
+            f"Left: the body at t = {shown['t']:.2f} s with the bed's force "
+            f"({shown['bed'][1]:.2f} body weights upward) and the hip, knee and ankle "
+            f"reactions as arrows; vertical reactions {at} body weights. Right: the "
+            f"vertical reactions over the {t[-1] - t[0]:.2f} s somersault by eq. (2.10) and "
+            f"eq. (2.11), largest by eq. (2.10): {peak} body weights; with "
+            f"{shown['noise']:.0f} N of force noise the two equations differ by up to "
+            f"{shown['gap']:.1f} N.")
 
     style = {"description_width": "initial"}
     dt = float(t[1] - t[0]) if t.size > 1 else 0.01
@@ -138,4 +168,5 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
         "noise": widgets.FloatSlider(value=0.0, min=0.0, max=100.0, step=5.0,
                                      description="force noise SD [N]", style=style),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bmc.plotting import estimates_against_truth
-from bmc.widgets._base import explorer
+from bmc.widgets._base import explorer, twinned
+from bmc.widgets._style import series
 
 __all__ = ["torque_explorer"]
 
@@ -22,6 +23,7 @@ def __dir__() -> list[str]:
 _JOINTS = ("ankle", "knee", "hip")
 
 
+@twinned
 def torque_explorer(
     sway: Any = None,
     *,
@@ -64,12 +66,14 @@ def torque_explorer(
     truth = sway.tau[sway.window]
 
     axes, lines = estimates_against_truth(
-        t, truth, {"Newton-Euler": {"color": "C1", "lw": 1.0},
-                   "least squares": {"color": "C0", "lw": 1.2}},
+        t, truth, {"Newton-Euler": series(1, linewidth=1.2),
+                   "least squares": series(0, linewidth=1.4)},
         titles=_JOINTS, ylabel="joint torque [N m]", margin=0.6,
     )
     fig = axes[0].figure
     fig.tight_layout()
+
+    shown: dict[str, Any] = {}
 
     def update(marker_noise: float, force_noise: float, weights: str) -> None:
         meas = standing.measure(sway, marker_noise=marker_noise * 1e-2, force_noise=force_noise,
@@ -90,6 +94,20 @@ def torque_explorer(
             ax.set_title(
                 f"{_JOINTS[j]}: RMSE NE {err_ne[j]:.2f}, LS {err_ls[j]:.2f} N m", fontsize=10
             )
+        shown.update(marker=marker_noise, force=force_noise, weights=weights, ne=err_ne,
+                     ls=err_ls)
+
+    def describe() -> str:
+        joints = "; ".join(
+            f"{name}: Newton-Euler {a:.2f} N m, least squares {b:.2f} N m"
+            for name, a, b in zip(_JOINTS, shown["ne"], shown["ls"], strict=True))
+        which = ("the paper's weights" if shown["weights"] == "paper"
+                 else "the propagated covariance as weights")
+        return (
+            "Ankle, knee and hip torques of quiet standing against time: the true torque, "
+            "the bottom-up Newton-Euler estimate and the weighted least-squares estimate "
+            f"with {which}, from data with {shown['marker']:.2g} cm marker noise and "
+            f"{shown['force']:.2g} N force-plate noise. RMS errors, {joints}.")
 
     style = {"description_width": "initial"}
     controls = {
@@ -106,4 +124,5 @@ def torque_explorer(
             style=style,
         ),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)

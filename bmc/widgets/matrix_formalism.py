@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
+from bmc.widgets._base import cache_key, explorer, slider_values, twinned, warm_up
+from bmc.widgets._style import AXES_XYZ, NEUTRAL, series
 
 __all__ = ["energy_explorer", "frames_explorer"]
 
@@ -31,6 +32,7 @@ def _relative_energy_error(pend: Any, y: np.ndarray) -> np.ndarray:
     return np.abs(E - E[0]) / abs(E[0])
 
 
+@twinned
 def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
                     values: dict[str, float] | None = None):
     """Compare the energy error of explicit Euler and DOP853 on the source's pendulum.
@@ -75,8 +77,9 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     t_eval = np.linspace(0.0, duration, 201)
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
-    (euler_line,) = ax.semilogy(t_eval, np.ones_like(t_eval), color="C3", label="explicit Euler")
-    (dop_line,) = ax.semilogy(t_eval, np.ones_like(t_eval), color="C0", label="DOP853")
+    (euler_line,) = ax.semilogy(t_eval, np.ones_like(t_eval), **series(3),
+                                label="explicit Euler")
+    (dop_line,) = ax.semilogy(t_eval, np.ones_like(t_eval), **series(0), label="DOP853")
     ax.set_xlim(0.0, duration)
     ax.set_ylim(1e-14, 10.0)
     ax.set_xlabel("time [s]")
@@ -100,6 +103,8 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
                                 rtol=rtol, atol=rtol * 1e-2)
         return res.t, _relative_energy_error(pend, res.y), int(res.nfev)
 
+    shown: dict[str, Any] = {}
+
     def update(log_dt: float, log_rtol: float) -> None:
         t, err_euler, n_euler = euler(cache_key(log_dt))
         euler_line.set_data(t, np.maximum(err_euler, 1e-16))
@@ -107,17 +112,29 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
         dop_line.set_data(t_dop, np.maximum(err, 1e-16))
         ax.set_title(
             f"Euler dt = {10.0**log_dt:.1e} s ({n_euler} evaluations): "
-            f"{err_euler[-1]:.1e};  DOP853 rtol = {10.0**log_rtol:.0e} "
+            f"{err_euler[-1]:.1e};  DOP853 at {10.0**log_rtol:.0e} per step "
             f"({nfev} evaluations): {err[-1]:.1e}", fontsize="small")
+        shown.update(dt=10.0**log_dt, rtol=10.0**log_rtol, n_euler=n_euler, nfev=nfev,
+                     euler=err_euler[-1], dop=err[-1])
+
+    def describe() -> str:
+        return (
+            "Relative energy error of the double pendulum against time over "
+            f"{duration:g} s, on a logarithmic scale from 1e-14 to 10. Explicit Euler with "
+            f"step {shown['dt']:.1e} s ({shown['n_euler']} evaluations) ends at "
+            f"{shown['euler']:.1e}; DOP853 keeping each step's relative error near "
+            f"{shown['rtol']:.0e} "
+            f"({shown['nfev']} evaluations) ends at {shown['dop']:.1e}.")
 
     style = {"description_width": "initial"}
     controls = {
         "log_dt": widgets.FloatSlider(value=-3.0, min=-4.0, max=-2.0, step=0.25,
                                       description="Euler log10(dt / s)", style=style),
         "log_rtol": widgets.FloatSlider(value=-10.0, min=-12.0, max=-4.0, step=1.0,
-                                        description="DOP853 log10(rtol)", style=style),
+                                        description="DOP853 log10(error per step)", style=style),
     }
-    box = explorer(fig, update, controls, interactive=interactive, values=values)
+    box = explorer(fig, update, controls, interactive=interactive, values=values,
+                   describe=describe)
     if interactive:
         # While the student reads the figure, compute the neighbouring slider values of
         # each integrator (nearest first): most moves then find their result cached.
@@ -130,11 +147,13 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     return box
 
 
+@twinned
 def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None = None):
     """Show a segment frame rotated by three angles, step by step.
 
     The global axes are thin grey lines; the frame after the first, the first two and all
-    three rotations are drawn with increasing line width, axes x, y, z in red, green, blue.
+    three rotations are drawn with increasing line width, axes x, y, z in red, green, blue
+    and solid, dashed, dotted, the final axes with a circle, square and triangle at the tip.
     The title prints the rotation matrix (columns: the segment's axes in global
     coordinates).
 
@@ -161,19 +180,21 @@ def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None =
     ax = fig.add_subplot(1, 2, 1, projection="3d")
     text_ax = fig.add_subplot(1, 2, 2)
     text_ax.axis("off")
-    colors = ("C3", "C2", "C0")
     for k in range(3):
         end = np.eye(3)[k]
-        ax.plot([0, end[0]], [0, end[1]], [0, end[2]], color="0.7", lw=1)
+        ax.plot([0, end[0]], [0, end[1]], [0, end[2]], color=NEUTRAL, lw=0.8, alpha=0.6)
     stages = []
-    for width, alpha in ((1.2, 0.35), (1.8, 0.6), (3.0, 1.0)):
-        stages.append([ax.plot([0, 0], [0, 0], [0, 0], color=c, lw=width, alpha=alpha)[0]
-                       for c in colors])
+    for width, alpha, tip in ((1.2, 0.35, False), (1.8, 0.6, False), (3.0, 1.0, True)):
+        stages.append([ax.plot([0, 0], [0, 0], [0, 0], color=style["color"], lw=width,
+                               alpha=alpha, linestyle=style["linestyle"],
+                               marker=style["marker"] if tip else None, markevery=[1],
+                               markersize=7)[0]
+                       for style in AXES_XYZ])
     for k, name in enumerate("xyz"):
         stages[-1][k].set_label(f"segment {name}")
-    ax.set_xlim(-1, 1)
-    ax.set_ylim(-1, 1)
-    ax.set_zlim(-1, 1)
+    for axis in ("x", "y", "z"):  # three ticks each: the labels of a small 3D box stay apart
+        getattr(ax, f"set_{axis}lim")(-1, 1)
+        getattr(ax, f"set_{axis}ticks")([-1, 0, 1])
     ax.set_xlabel("x [m]")
     ax.set_ylabel("y [m]")
     ax.set_zlabel("z [m]")
@@ -181,6 +202,8 @@ def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None =
     ax.legend(loc="upper left", fontsize="small")
     matrix_text = text_ax.text(0.0, 0.5, "", family="monospace", va="center")
     fig.tight_layout()
+
+    shown: dict[str, Any] = {}
 
     def update(angle1: float, angle2: float, angle3: float, sequence: str,
                intrinsic: bool) -> None:
@@ -194,6 +217,18 @@ def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None =
         kind = "moving (intrinsic)" if intrinsic else "fixed (extrinsic)"
         rows = "\n".join("  ".join(f"{v:+.3f}" for v in row) for row in R)
         matrix_text.set_text(f"sequence {sequence}, {kind} axes\n\nR =\n{rows}")
+        shown.update(angles=(angle1, angle2, angle3), sequence=sequence, kind=kind, R=R)
+
+    def describe() -> str:
+        R = shown["R"]
+        axes = "; ".join(f"{name} ({R[0, k]:+.2f}, {R[1, k]:+.2f}, {R[2, k]:+.2f})"
+                         for k, name in enumerate("xyz"))
+        a1, a2, a3 = shown["angles"]
+        return (
+            f"A segment frame after rotations of {a1:.0f}, {a2:.0f} and {a3:.0f} degrees about "
+            f"the axes {', '.join(shown['sequence'])}, {shown['kind']} axes, in 3D beside the "
+            "global axes, with the frames after the first and the second rotation fainter. "
+            f"The segment's axes in global coordinates (the columns of R): {axes}.")
 
     style = {"description_width": "initial"}
     controls = {
@@ -207,4 +242,5 @@ def frames_explorer(*, interactive: bool = True, values: dict[str, Any] | None =
                                      description="sequence"),
         "intrinsic": widgets.Checkbox(value=True, description="moving axes"),
     }
-    return explorer(fig, update, controls, interactive=interactive, values=values)
+    return explorer(fig, update, controls, interactive=interactive, values=values,
+                    describe=describe)

@@ -45,9 +45,9 @@ from bmc_answers.one_link import (
 )
 from bmc_answers.reactions import (
     check_reactions_accelerations,
-    check_reactions_E,
     check_reactions_lambda,
     check_reactions_predictions,
+    check_reactions_Z,
 )
 from bmc_answers.two_link import (
     _SEGMENTAL_CASES,
@@ -85,7 +85,7 @@ __all__ = [
     "check_one_link_hanging",
     "check_one_link_period",
     "check_one_link_torque",
-    "check_reactions_E",
+    "check_reactions_Z",
     "check_reactions_accelerations",
     "check_reactions_lambda",
     "check_reactions_predictions",

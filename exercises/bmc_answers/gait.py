@@ -60,14 +60,14 @@ def check_gait_signs(sign_ankle_moment: Any, sign_power_early: Any,
                      "they shorten (generation)"))
 
 
-def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
+def check_gait_foot_loads(Fa: Any, tau_a: Any) -> bool:
     """Question: force (2,) [N] and moment [N m] on the foot at the ankle at sample ``k``.
 
     Parameters
     ----------
     Fa : array_like, shape (2,)
         Force the shank exerts on the foot at the ankle [N].
-    Ma : float
+    tau_a : float
         Moment the shank exerts on the foot at the ankle [N m], counter-clockwise positive.
 
     Returns
@@ -87,7 +87,7 @@ def check_gait_foot_loads(Fa: Any, Ma: Any) -> bool:
                    "moments about the centre of mass")
     check_value("Fa", Fa, right_F, rtol=1e-3, atol=1e-3, unit="N", hint=hint,
                 mistakes=[("the force with accelerations one sample early", early_F)])
-    return check_value("Ma", Ma, right_M, rtol=1e-3, atol=1e-4, unit="N m", hint=hint,
+    return check_value("tau_a", tau_a, right_M, rtol=1e-3, atol=1e-4, unit="N m", hint=hint,
                        mistakes=[("the moment with accelerations one sample early",
                                   early_M),
                                  ("the moment with the foot's angle in degrees",

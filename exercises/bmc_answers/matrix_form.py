@@ -69,7 +69,7 @@ def check_matrix_form_accelerations(thetadd: Any) -> bool:
         "thetadd", thetadd, answer_accelerations(p)[0], unit="rad/s^2",
         mistakes=[("the accelerations with the source's gravity vector (lever l2 where l1 "
                    "belongs)", source_accelerations(p, wrong_gravity=True))],
-        hint=section("matrix.double_pendulum", "solve M(q) q'' = C + G + Q with "
+        hint=section("matrix.double_pendulum", "solve M(theta) theta'' = -(C + G) with "
                      "np.linalg.solve; the gravity term of rod 2 acting through joint 1 has "
                      "the lever l1 (the source's code wrongly uses l2)"))
 

@@ -61,7 +61,7 @@ def check_one_link_torque(T: Any) -> bool:
                   ("the torque with the angle taken in degrees",
                    answer_torque(p.modified(alpha=math.degrees(p.alpha)))[0])],
         hint=section("one_link.moments", "the load is a point mass at the tip, so it adds "
-                     "its weight (lever arm L cos(alpha)) and its inertia (M L^2 about the "
+                     "its weight (lever arm l cos(alpha)) and its inertia (m_L l^2 about the "
                      "joint) to the segment's I_o alpha'' + m g d cos(alpha); I_o from the "
                      "parallel-axis theorem"))
 

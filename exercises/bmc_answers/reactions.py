@@ -1,13 +1,13 @@
 """Exact checks of exercise set 5 (grader side: never shipped to students).
 
-The right answers are those of :mod:`bmc.checks._joint_reactions` (``answer_*``: ``E`` and
+The right answers are those of :mod:`bmc.checks._joint_reactions` (``answer_*``: ``Z`` and
 the accelerations from the tree, :meth:`bmc.tree.PlanarTree.jacobian_z` and
 :meth:`~bmc.tree.PlanarTree.kinematics`, the reactions from eq. (3.3) in
 :func:`bmc.models.human.leg_reactions`), here on the student's own jumper. The students'
-route is eq. (2.10) with their own ``E``, ``M`` and ``h``; ``tests/test_checks.py`` checks
+route is eq. (2.10) with their own ``Z``, ``M_p`` and ``h``; ``tests/test_checks.py`` checks
 both routes against finite differences and :func:`bmc.reactions.reactions_augmented`.
 
-``E`` and the predictions have few possible values (``E`` holds zeros and ones and is the
+``Z`` and the predictions have few possible values (``Z`` holds zeros and ones and is the
 same for everyone): their messages name concepts, never an entry or which answer is wrong.
 """
 
@@ -20,30 +20,30 @@ import numpy as np
 from bmc.checks._core import _fail, _numeric, check_value, problem
 from bmc.checks._joint_reactions import (
     _degrees,
-    _E_concept,
     _inertial_sign,
+    _Z_concept,
     answer_accelerations,
-    answer_E,
     answer_reactions,
+    answer_Z,
 )
 from bmc.checks._practice import check_group
 from bmc.checks._sections import section
 
 __all__ = [
-    "check_reactions_E",
+    "check_reactions_Z",
     "check_reactions_accelerations",
     "check_reactions_lambda",
     "check_reactions_predictions",
 ]
 
 
-def check_reactions_E(E: Any) -> bool:
-    """Question: the (9, 6) matrix ``E = dg/dz`` of the augmented joint coordinates.
+def check_reactions_Z(Z: Any) -> bool:
+    """Question: the (9, 6) matrix ``Z = dp/dz`` of the augmented joint coordinates.
 
     Parameters
     ----------
-    E : array_like, shape (9, 6)
-        Rows ``[x2, y2, theta2, x3, y3, theta3, x4, y4, theta4]``, columns ``z1 ... z6``
+    Z : array_like, shape (9, 6)
+        Rows ``[x2, y2, phi2, x3, y3, phi3, x4, y4, phi4]``, columns ``z1 ... z6``
         (hip x, y; knee x, y; ankle x, y).
 
     Returns
@@ -53,12 +53,12 @@ def check_reactions_E(E: Any) -> bool:
     """
     hint = section("reactions.coordinates", "a prohibited translation z at a joint moves "
                    "every segment below that joint by the same amount and turns none of "
-                   "them; E holds the coefficients of z in p = g(q, z)")
-    got = _numeric("E", E, shape=(9, 6), unit="-", hint=hint)
-    if np.allclose(got, answer_E(3), rtol=0, atol=1e-9):
+                   "them; Z holds the coefficients of z in p = p(q, z)")
+    got = _numeric("Z", Z, shape=(9, 6), unit="-", hint=hint)
+    if np.allclose(got, answer_Z(3), rtol=0, atol=1e-9):
         return True
-    concept = _E_concept(got, 3)
-    raise _fail("E", "is not correct yet" + (f": {concept}" if concept else ""), hint)
+    concept = _Z_concept(got, 3)
+    raise _fail("Z", "is not correct yet" + (f": {concept}" if concept else ""), hint)
 
 
 def check_reactions_accelerations(pdd: Any) -> bool:
@@ -67,7 +67,7 @@ def check_reactions_accelerations(pdd: Any) -> bool:
     Parameters
     ----------
     pdd : array_like, shape (9,)
-        ``[x2'', y2'', theta2'', x3'', ...]`` [m/s^2, rad/s^2].
+        ``[x2'', y2'', phi2'', x3'', ...]`` [m/s^2, rad/s^2].
 
     Returns
     -------
@@ -82,10 +82,10 @@ def check_reactions_accelerations(pdd: Any) -> bool:
                    answer_accelerations(_degrees(p))[0]),
                   ("the accelerations without the hip's own",
                    answer_accelerations(p.modified(qdd=np.r_[0.0, 0.0, p.qdd[2:]]))[0])],
-        hint=section("reactions.coordinates", "differentiate x = x_H + c sin(phi), y = y_H "
-                     "- c cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
+        hint=section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
+                     "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
                      "x); the shank's centre adds the whole thigh length l2, the foot's adds "
-                     "l2 and l3; theta_i'' = phi_i''"))
+                     "l2 and l3; the angle rows hold phi_i'' itself"))
 
 
 def check_reactions_lambda(lam: Any) -> bool:
@@ -108,10 +108,10 @@ def check_reactions_lambda(lam: Any) -> bool:
                    answer_reactions(p.modified(R=[0.0, 0.0]))[0]),
                   ("the reactions with the weights of the wrong sign",
                    answer_reactions(p.modified(g=-p.g))[0]),
-                  ("E^T (h + M pdd): the inertial forces with the wrong sign",
+                  ("Z^T (h + M_p pdd): the inertial forces with the wrong sign",
                    _inertial_sign(p)[0])],
-        hint=section("reactions.resolved", "lambda = E^T (h - M pdd) with M = diag(m2, m2, "
-                     "J2, ...) (the J's do not matter: why?) and h holding the weights (-m g "
+        hint=section("reactions.resolved", "lambda = Z^T (h - M_p pdd) with M_p = diag(m2, "
+                     "m2, I2, ...) (the I's do not matter: why?) and h holding the weights (-m g "
                      "on the y rows) and the bed force R on the foot's x and y rows"))
 
 

@@ -49,7 +49,7 @@ def check_two_link_velocity_terms(C: Any) -> bool:
         mistakes=[("C without the shoulder's Coriolis part", _without_coriolis(p)[0]),
                   ("C with the angles taken in degrees", answer_velocity_terms(
                       p.modified(q=np.degrees(p.q)))[0])],
-        hint=section("two_link.form", "C1 = -L1 d2 m2 (2 q1' + q2') q2' sin(q2) and C2 = L1 "
+        hint=section("two_link.form", "C1 = -l1 d2 m2 (2 q1' + q2') q2' sin(q2) and C2 = l1 "
                      "d2 m2 q1'^2 sin(q2); only the elbow angle enters"))
 
 
@@ -137,8 +137,8 @@ def check_two_link_time_scaling(factor_inertial: Any, factor_velocity: Any,
     """
     p = problem("two_link")
     inertial, velocity, gravity = answer_speedup(p)
-    hint = section("two_link.reaches", "on the same path q(t) = path(t / T), so q' scales "
-                   "with 1/T and q'' with 1/T^2")
+    hint = section("two_link.reaches", "on the same path q(t) = path(t / t_f), so q' "
+                   "scales with 1/t_f and q'' with 1/t_f^2")
     check_value("factor_inertial", factor_inertial, inertial, rtol=1e-3, hint=hint,
                 mistakes=[("the ratio of the durations, not its square",
                            math.sqrt(inertial))])

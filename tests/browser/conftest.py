@@ -246,8 +246,40 @@ def browser_timings(request: pytest.FixtureRequest) -> list:
     return request.config.stash.setdefault(TIMINGS, [])
 
 
+AXE_VERSION = "4.14.1"  # axe-core (npm), pinned; installed under .ci/node like the hub's proxy
+
+
+def axe_path() -> Path | None:
+    """axe-core's axe.min.js at AXE_VERSION, installed with npm when missing (None: no npm)."""
+    node = REPO / ".ci" / "node"
+    package = node / "node_modules" / "axe-core" / "package.json"
+    if package.is_file() and json.loads(package.read_text()).get("version") == AXE_VERSION:
+        return package.parent / "axe.min.js"
+    if not shutil.which("npm"):
+        return None
+    done = subprocess.run(["npm", "install", "--prefix", str(node), "--no-audit", "--no-fund",
+                           "--loglevel=error", f"axe-core@{AXE_VERSION}"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"npm could not install axe-core:\n{done.stderr[-2000:]}"
+    return package.parent / "axe.min.js"
+
+
+@pytest.fixture(scope="session")
+def axe_script(chromium: str) -> Path:
+    """axe-core's axe.min.js (see AXE_VERSION), injected into the page by the tests."""
+    path = axe_path()
+    if path is None:
+        message = ("npm is missing: the accessibility checks need axe-core from npm "
+                   "(apt-get install npm)")
+        if os.environ.get("BMC_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"BMC_REQUIRE_BROWSER=1 but {message}", pytrace=False)
+        pytest.skip(message)
+    return path
+
+
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    """Print the time each notebook took in the browser, and how much of it was interactive."""
+    """Print the time each notebook took in the browser, and how much of it was interactive;
+    then the explorers: canvas against Agg, slider tracks, axe-core."""
     rows = config.stash.get(TIMINGS, [])
     if not rows:
         return
@@ -257,10 +289,41 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     terminalreporter.line(
         f"{'notebook':36s}" + "".join(f"{p:>9s}" for p in phases)
         + "  explorers  animations  moves")
-    for name, timing, explorers, animations, moves in rows:
+    for name, timing, explorers, animations, moves, *_ in rows:
         terminalreporter.line(
             f"{name:36s}" + "".join(f"{timing.get(p, float('nan')):9.1f}" for p in phases)
             + f"{explorers:11d}{animations:12d}{moves:7d}"
         )
     total = sum(row[1].get("total", 0.0) for row in rows)
     terminalreporter.line(f"{'all notebooks':36s}{'':27s}{total:9.1f}")
+    reports = [row[5] for row in rows if len(row) > 5]
+    checks = [check for report in reports for check in report.agg]
+    if checks:
+        terminalreporter.section("explorers: canvas against Matplotlib's Agg rendering [px]")
+        for check in checks:
+            terminalreporter.line(
+                f"{check.explorer:44s} {check.when:30s} ink {check.ink:5d} (patch "
+                f"{check.blob:4d}), pixels {check.pixels:5d} of {check.area:6d}"
+                + ("  SCALED" if check.scaled else "") + ("" if check.ok else "  FAIL"))
+    tracks = {}
+    for report in reports:
+        for width, items in report.tracks.items():
+            tracks.setdefault(width, []).extend(w for _, w in items)
+    if tracks:
+        terminalreporter.section("explorers: slider track widths [px] by window width")
+        for width, values in sorted(tracks.items()):
+            terminalreporter.line(f"{width:5d} px window: {len(values)} sliders, narrowest "
+                                  f"{min(values):.0f} px, widest {max(values):.0f} px")
+    if any(report.axe or report.chrome for report in reports) or reports:
+        terminalreporter.section("axe-core (WCAG 2.1 A and AA): explorers and JupyterLab")
+        seen: dict[str, dict] = {}
+        for report in reports:
+            own = ", ".join(f"{v['id']} ({v['nodes']})" for v in report.axe) or "none"
+            chrome = ", ".join(f"{v['id']} ({v['nodes']})" for v in report.chrome) or "none"
+            terminalreporter.line(f"{report.notebook:36s} explorers: {own}; JupyterLab's own "
+                                  f"page: {chrome}")
+            for v in report.chrome:
+                seen.setdefault(v["id"], v)
+        for rule, v in sorted(seen.items()):  # what JupyterLab (not the course) shows
+            terminalreporter.line(f"  {rule} ({v['impact']}): {v['help']}; e.g. "
+                                  f"{v['targets'][0] if v['targets'] else '?'}")

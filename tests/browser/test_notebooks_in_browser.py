@@ -45,11 +45,14 @@ The time each notebook took is printed at the end of the run.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pytest
 
 if TYPE_CHECKING:
@@ -59,6 +62,7 @@ pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+KEEP_AGG = os.environ.get("BMC_KEEP_AGG") == "1"  # keep the compared images (screenshots/agg)
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 SCREENSHOTS = HERE / "screenshots"
 CONTROLS_DIR = "_browser_controls"  # same folder name as in conftest.py
@@ -235,6 +239,362 @@ JS_LOG_ENTRIES = """
 """
 
 
+# --- explorers: Matplotlib's own rendering, accessibility, the keyboard, the layout ----------
+
+# The canvas against Agg. The explorer's figure (background PNG, the canvas the browser draws
+# on, legends) is screenshot in the page and compared with Matplotlib's Agg rendering of an
+# independent copy of the same figure at the same values (built again in the kernel through
+# the explorer's own function, never touched by the browser renderer), on the same canvas
+# geometry. Two rasterisers never agree to the pixel (anti-aliasing, hinting, the browser's
+# glyphs for Matplotlib's mathtext), so two measures look past that:
+# - ink: both images blurred (Gaussian, AGG_BLUR px); a pixel differs where a colour channel
+#   of the blurred images differs by more than AGG_INK. A glyph's anti-aliasing or a stroke
+#   a pixel aside barely changes the blurred image; a missing, stray or doubled word, line
+#   or tick does (a title painted over another one doubles its ink). At most AGG_INK_LIMIT.
+# - pixels: a pixel of either image differs when no pixel within AGG_RADIUS of it in the
+#   other image is within AGG_TOLERANCE of its colour (what one renderer draws and the other
+#   does not, thin lines included). At most AGG_LIMIT.
+# Measured on every course explorer (see the terminal summary): ink at most ~70 px, pixels at
+# most ~525 px (the one-link explorer, whose verdict line under the panels adds ~200 px of
+# glyph edges to its titles'); the three defects of issue 33 put back (canvas_defects.ipynb):
+# ink 335-1515 px, so the ink limit alone catches each of them.
+AGG_BLUR = 2.0  # [px] standard deviation of the blur
+AGG_INK = 0.12  # [0-1] difference of a blurred channel that counts
+AGG_INK_LIMIT = 150  # [px]
+AGG_RADIUS = 1  # [px]
+AGG_TOLERANCE = 0.35  # largest channel difference [0-1] that still counts as the same colour
+AGG_LIMIT = 650  # [px]
+AGG_SETTLE_TIMEOUT = 60.0  # [s] for the kernel and the browser to show one state
+
+# Slider tracks must stay usable (draggable) in windows this wide [px].
+WINDOW_WIDTHS = (375, 1280, 1920)
+MIN_TRACK = 150.0  # [px]
+
+# axe-core's WCAG 2.1 A and AA rules (axe-core itself: conftest.py, AXE_VERSION)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+JS_KERNEL = """
+async ({code}) => {
+  const kernel = window.__bmcPanel.sessionContext.session.kernel;
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  let out = '';
+  future.onIOPub = (msg) => {
+    const t = msg.header.msg_type;
+    if (t === 'stream') out += msg.content.text;
+    else if (t === 'error') out += `${msg.content.ename}: ${msg.content.evalue}`;
+  };
+  await future.done;
+  return out;
+}
+"""
+
+JS_VIEW_STATE = """
+(el) => {
+  const view = el.querySelector('[data-uid]');
+  const fig = el.querySelector('.bmc-figure');
+  return view ? {version: Number(view.dataset.version || -1), busy: view.dataset.busy === '1',
+                 name: fig ? fig.getAttribute('aria-label') : null} : null;
+}
+"""
+
+JS_CANVAS_HASH = """
+(el) => {
+  const c = el.querySelector('.bmc-figure canvas');
+  const img = el.querySelector('.bmc-figure img');
+  if (!c) return img ? img.src : '';
+  const data = new Uint32Array(c.getContext('2d').getImageData(0, 0, c.width, c.height)
+    .data.buffer);
+  let h = 0;
+  for (let i = 0; i < data.length; i++) h = (Math.imul(h, 31) + data[i]) | 0;
+  return String(h);
+}
+"""
+
+JS_TRACKS = """
+(el) => Array.from(el.querySelectorAll('.bmc-controls input[type=range]'))
+  .map((i) => ({label: i.labels.length ? i.labels[0].textContent : '?',
+                width: i.getBoundingClientRect().width}))
+"""
+
+
+@dataclass
+class AggDifference:
+    """How an explorer's figure in the browser differs from Matplotlib's Agg rendering."""
+
+    explorer: str
+    when: str
+    ink: int  # pixels where the blurred images differ (AGG_INK)
+    pixels: int  # pixels drawn by only one of the two renderers (AGG_TOLERANCE)
+    blob: int  # the most ink differences in one connected patch
+    area: int  # pixels of the figure
+    scaled: bool  # the figure was shown scaled (narrow window): compared after resizing
+
+    @property
+    def ok(self) -> bool:
+        return self.ink <= AGG_INK_LIMIT and self.pixels <= AGG_LIMIT
+
+    def describe(self) -> str:
+        return (f"{self.explorer} ({self.when}): the blurred images differ at {self.ink} px "
+                f"(limit {AGG_INK_LIMIT}), at most {self.blob} in one patch; {self.pixels} "
+                f"px drawn by one renderer only (limit {AGG_LIMIT}); of {self.area} px")
+
+
+def _rgb(png: bytes) -> np.ndarray:
+    """A PNG as (h, w, 3) floats in [0, 1], composited over white."""
+    import io
+
+    from matplotlib.image import imread
+
+    image = imread(io.BytesIO(png), format="png").astype(float)
+    if image.shape[2] == 4:
+        alpha = image[..., 3:]
+        image = image[..., :3] * alpha + (1.0 - alpha)
+    return image[..., :3]
+
+
+def _unexplained(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pixels of ``a`` with no pixel of ``b`` within AGG_RADIUS of the same colour."""
+    r = AGG_RADIUS
+    h, w, _ = a.shape
+    padded = np.pad(b, ((r, r), (r, r), (0, 0)), constant_values=1.0)
+    best = np.full((h, w), np.inf)
+    for dy in range(2 * r + 1):
+        for dx in range(2 * r + 1):
+            np.minimum(best, np.abs(a - padded[dy:dy + h, dx:dx + w]).max(axis=2), out=best)
+    return best > AGG_TOLERANCE
+
+
+def compare_with_agg(shot: np.ndarray, truth: np.ndarray,
+                     slack: int) -> tuple[int, int, int, np.ndarray]:
+    """Ink differences, the largest patch of them, pixel differences, and the ink mask.
+
+    ``shot`` is a screenshot ``slack`` px larger than the figure on every side (the page
+    may place it at a fraction of a pixel); the crop that matches the truth best is used.
+    """
+    from scipy import ndimage
+
+    h, w, _ = truth.shape
+    best = None
+    for y in range(2 * slack + 1):
+        for x in range(2 * slack + 1):
+            crop = shot[y:y + h, x:x + w]
+            if crop.shape != truth.shape:
+                continue
+            cost = float(np.abs(crop - truth).sum())
+            if best is None or cost < best[0]:
+                best = (cost, crop)
+    crop = best[1]
+    blurred = [np.stack([ndimage.gaussian_filter(image[..., c], AGG_BLUR) for c in range(3)],
+                        axis=-1) for image in (crop, truth)]
+    ink = np.abs(blurred[0] - blurred[1]).max(axis=2) > AGG_INK
+    labels, n = ndimage.label(ink)
+    blob = int(np.bincount(labels[ink], minlength=n + 1)[1:].max()) if n else 0
+    pixels = _unexplained(crop, truth) | _unexplained(truth, crop)
+    return int(ink.sum()), blob, int(pixels.sum()), ink
+
+
+def _kernel(page: Page, code: str) -> str:
+    return page.evaluate(JS_KERNEL, {"code": code})
+
+
+def _settle_view(page: Page, explorer: Locator, version: int | None = None,
+                 timeout: float = AGG_SETTLE_TIMEOUT) -> dict:
+    """Wait until the kernel is idle and the view shows ``version`` (or is stable) and idle."""
+    deadline = time.monotonic() + timeout
+    last, since = None, None
+    while True:
+        kernel = page.evaluate(JS_STATE)["kernel"]
+        view = explorer.evaluate(JS_VIEW_STATE)
+        now = time.monotonic()
+        ready = (kernel == "idle" and view is not None and not view["busy"]
+                 and (version is None or view["version"] >= version))
+        if ready and view == last:
+            since = since or now
+            if now - since >= 0.3:
+                return view
+        else:
+            since = None
+        last = view
+        if now > deadline:
+            return view or {}
+        time.sleep(0.05)
+
+
+def agg_check(page: Page, server, explorer: Locator, name: str, when: str,
+              keep: Path | None = None) -> AggDifference | None:
+    """Compare the explorer's figure in the page with Matplotlib's Agg rendering of it."""
+    uid = explorer.locator("[data-uid]").first.get_attribute("data-uid")
+    _settle_view(page, explorer)
+    folder = server.root / "_agg"
+    folder.mkdir(exist_ok=True)
+    target = folder / f"{uid}.png"
+    code = ("print(__import__('bmc.widgets._base', fromlist=['_']).save_agg_image("
+            f"{uid!r}, {str(target)!r}))")
+    told = _kernel(page, code).strip()
+    try:
+        info = json.loads(told.splitlines()[-1])
+    except (ValueError, IndexError):
+        raise AssertionError(f"Agg rendering of {name} failed in the kernel: {told}") from None
+    if "error" in info:
+        if "no twin" in info["error"]:
+            return None  # an explorer built by hand in a cell: nothing to build again
+        raise AssertionError(f"Agg rendering of {name} failed in the kernel: {info['error']}")
+    _settle_view(page, explorer, info["version"])
+    figure = explorer.locator(".bmc-figure")
+    figure.scroll_into_view_if_needed()
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => "
+                  "requestAnimationFrame(r)))")
+    box = figure.bounding_box()
+    slack = 3
+    shot = _rgb(page.screenshot(clip={"x": box["x"] - slack, "y": box["y"] - slack,
+                                      "width": box["width"] + 2 * slack,
+                                      "height": box["height"] + 2 * slack}))
+    truth = _rgb(target.read_bytes())
+    scaled = abs(box["width"] - truth.shape[1]) > 1.0
+    if scaled:  # a narrow page shows the figure smaller: compare at its size on screen
+        from PIL import Image
+
+        size = (int(round(box["width"])), int(round(box["height"])))
+        truth = np.asarray(Image.fromarray((truth * 255).astype(np.uint8)).resize(
+            size, Image.LANCZOS), dtype=float) / 255
+    ink, blob, pixels, mask = compare_with_agg(shot, truth, slack)
+    if keep is not None:
+        from PIL import Image
+
+        keep.mkdir(parents=True, exist_ok=True)
+        stem = f"{name}-{when}".replace(" ", "_")
+        Image.fromarray((shot * 255).astype(np.uint8)).save(keep / f"{stem}-browser.png")
+        Image.fromarray((truth * 255).astype(np.uint8)).save(keep / f"{stem}-agg.png")
+        Image.fromarray(((1 - mask) * 255).astype(np.uint8)).save(keep / f"{stem}-diff.png")
+    return AggDifference(name, when, ink, pixels, blob, int(truth.shape[0] * truth.shape[1]),
+                         scaled)
+
+
+def _press_and_wait(page: Page, explorer: Locator, key: str) -> tuple[bool, bool]:
+    """Press ``key`` on the focused control; whether the figure's pixels and name changed."""
+    before = explorer.evaluate(JS_CANVAS_HASH)
+    name = explorer.evaluate(JS_VIEW_STATE)["name"]
+    version = explorer.evaluate(JS_VIEW_STATE)["version"]
+    page.keyboard.press(key)
+    # drawn: a newer version, nothing in flight; or nothing comes: the kernel idle and no
+    # answer awaited for GRACE (an error, or a key that changed nothing)
+    deadline = time.monotonic() + WIDGET_CHANGE_TIMEOUT
+    quiet = None
+    while time.monotonic() < deadline:
+        state = explorer.evaluate(JS_VIEW_STATE)
+        if state["version"] > version and not state["busy"]:
+            break
+        now = time.monotonic()
+        if not state["busy"] and page.evaluate(JS_STATE)["kernel"] == "idle":
+            quiet = quiet or now
+            if now - quiet > GRACE:
+                break
+        else:
+            quiet = None
+        time.sleep(0.05)
+    _settle_view(page, explorer, timeout=10.0)
+    after = explorer.evaluate(JS_CANVAS_HASH)
+    return after != before, explorer.evaluate(JS_VIEW_STATE)["name"] != name
+
+
+def keyboard_walk(page: Page, explorer: Locator, label: str, report: BrowserReport) -> int:
+    """Operate every control of the explorer with the keyboard alone (Tab, arrows, space).
+
+    Focus enters the explorer as it would from the element before it; each Tab must reach
+    the next control, each key must change the figure (its pixels) and its accessible name.
+    Returns how many controls did both.
+    """
+    controls = explorer.locator(".bmc-controls input, .bmc-controls select")
+    n = controls.count()
+    moved = 0
+    explorer.evaluate("(el) => { const v = el.querySelector('[data-uid]');"
+                      " v.tabIndex = -1; v.focus(); }")
+    for k in range(n):
+        page.keyboard.press("Tab")
+        control = controls.nth(k)
+        focused = control.evaluate("(c) => c === document.activeElement")
+        what = control.evaluate(
+            "(c) => ({type: c.type || c.tagName.toLowerCase(), label: c.labels.length ? "
+            "c.labels[0].textContent : '', value: c.value, max: c.max, "
+            "checked: !!c.checked, last: c.tagName === 'SELECT' ? "
+            "c.selectedIndex === c.options.length - 1 : false})")
+        where = f"{label}, control {what['label']!r}"
+        if not focused:
+            report.problems.append(f"{where}: Tab did not reach it (keyboard order)")
+            control.focus()
+        if what["type"] == "range":
+            key = "ArrowLeft" if float(what["value"]) >= float(what["max"]) else "ArrowRight"
+        elif what["type"].startswith("select"):
+            key = "ArrowUp" if what["last"] else "ArrowDown"
+        else:
+            key = "Space"
+        pixels, name = _press_and_wait(page, explorer, key)
+        shown = explorer.locator(f'[data-mime-type="{STDERR_MIME}"]')
+        if shown.count():
+            report.problems.append(f"{where}: {key} showed an error in the explorer: "
+                                   f"{_last_lines(shown.last.text_content())}")
+        elif not pixels:
+            report.problems.append(f"{where}: {key} did not change the figure")
+        elif not name:
+            report.problems.append(f"{where}: {key} did not change the figure's "
+                                   "accessible name")
+        else:
+            moved += 1
+    return moved
+
+
+def burst(page: Page, explorer: Locator, presses: int = 5, spacing: float = 0.06) -> None:
+    """Press an arrow key on the first slider ``presses`` times, like a hand (~60 ms apart)."""
+    slider = explorer.locator(".bmc-controls input[type=range]").first
+    if not slider.count():
+        return
+    slider.focus()
+    value, top = float(slider.input_value()), float(slider.get_attribute("max"))
+    key = "ArrowLeft" if value >= top else "ArrowRight"
+    for _ in range(presses):
+        page.keyboard.press(key)
+        time.sleep(spacing)
+
+
+def track_widths(page: Page) -> dict[int, list[tuple[str, float]]]:
+    """Width [px] of every slider track of every explorer, per window width."""
+    size = page.viewport_size
+    widths = {}
+    try:
+        for width in WINDOW_WIDTHS:
+            page.set_viewport_size({"width": width, "height": size["height"]})
+            time.sleep(0.5)  # JupyterLab lays out again
+            rows = []
+            views = page.locator(".bmc-explorer:not(.bmc-player)")
+            for i in range(views.count()):
+                rows += [(f"explorer {i + 1}, {t['label']}", t["width"])
+                         for t in views.nth(i).evaluate(JS_TRACKS)]
+            widths[width] = rows
+    finally:
+        page.set_viewport_size(size)
+    return widths
+
+
+JS_AXE = """
+async ({selector, exclude, tags}) => {
+  const context = selector ? {include: Array.from(document.querySelectorAll(selector))}
+                           : {include: [document], exclude: exclude.map((s) => [s])};
+  const result = await window.axe.run(context, {runOnly: {type: 'tag', values: tags},
+                                                resultTypes: ['violations']});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+}
+"""
+
+
+def axe_run(page: Page, script: Path, selector: str | None, exclude: list[str]) -> list[dict]:
+    """axe-core's violations (WCAG 2.1 A and AA) in the elements ``selector`` picks, or in the
+    whole page but ``exclude``."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(script))
+    return page.evaluate(JS_AXE, {"selector": selector, "exclude": exclude, "tags": AXE_TAGS})
+
+
 # --- the check --------------------------------------------------------------------------------
 
 
@@ -248,7 +608,11 @@ class BrowserReport:
     explorers: int = 0  # .bmc-explorer views that are not animations
     animations: int = 0  # .bmc-player views (bmc.drawing.animation, bmc.widgets.animation)
     widgets: int = 0
-    slider_moves: int = 0  # slider steps that changed the explorer's output
+    slider_moves: int = 0  # control changes (keyboard only) that changed figure and name
+    agg: list[AggDifference] = field(default_factory=list)  # canvas against Agg
+    tracks: dict[int, list] = field(default_factory=dict)  # window width -> slider tracks
+    axe: list[dict] = field(default_factory=list)  # violations in the explorers
+    chrome: list[dict] = field(default_factory=list)  # ... in JupyterLab's own page
 
     @property
     def ok(self) -> bool:
@@ -352,9 +716,9 @@ def _move_slider(page: Page, explorer: Locator, handle: Locator, report: Browser
         time.sleep(POLL)
 
 
-def _exercise_explorers(page: Page, report: BrowserReport) -> None:
-    """Move every enabled slider of every explorer once."""
-    explorers = page.locator(".bmc-explorer")
+def _exercise_players(page: Page, report: BrowserReport) -> None:
+    """Move the frame slider of every animation once (ipywidgets' slider, keyboard)."""
+    explorers = page.locator(".bmc-player")
     for i in range(explorers.count()):
         explorer = explorers.nth(i)
         sliders = explorer.locator(".widget-slider")
@@ -364,7 +728,44 @@ def _exercise_explorers(page: Page, report: BrowserReport) -> None:
             if slider.locator(".noUi-target[disabled]").count() or not handle.count():
                 continue
             label = slider.locator(".widget-label").first.text_content() or f"#{j}"
-            _move_slider(page, explorer, handle, report, f"explorer {i + 1}, {label.strip()}")
+            _move_slider(page, explorer, handle, report, f"animation {i + 1}, {label.strip()}")
+
+
+def _check_explorers(page: Page, server, report: BrowserReport, axe: Path | None,
+                     keep: Path | None) -> None:
+    """Every explorer: axe-core, the canvas against Agg (at the values it opened with,
+    after a keyboard step of every control, after a burst of key presses), the keyboard
+    alone, its slider tracks at three window widths; JupyterLab's own page through axe."""
+    explorers = page.locator(".bmc-explorer:not(.bmc-player)")
+    if axe is not None and (explorers.count() or page.locator(".bmc-player").count()):
+        report.axe = axe_run(page, axe, ".bmc-explorer", [])
+        report.problems += [
+            f"axe {v['id']} ({v['impact']}) in an explorer: {v['help']}; {v['nodes']} "
+            f"element(s), e.g. {v['targets']}" for v in report.axe]
+        report.chrome = axe_run(page, axe, None, [".bmc-explorer"])
+    for i in range(explorers.count()):
+        explorer = explorers.nth(i)
+        name = f"{report.notebook} explorer {i + 1}"
+        explorer.scroll_into_view_if_needed()
+        checks = [agg_check(page, server, explorer, name, "as opened", keep)]
+        report.slider_moves += keyboard_walk(page, explorer, f"explorer {i + 1}", report)
+        checks.append(agg_check(page, server, explorer, name, "after a step of each control",
+                                keep))
+        burst(page, explorer)
+        checks.append(agg_check(page, server, explorer, name, "after a burst of 5 keys",
+                                keep))
+        for check in checks:
+            if check is None:
+                continue
+            report.agg.append(check)
+            if not check.ok:
+                report.problems.append("canvas against Agg: " + check.describe())
+    if explorers.count():
+        report.tracks = track_widths(page)
+        for width, rows in report.tracks.items():
+            report.problems += [f"slider track {label!r} is {w:.0f} px wide in a {width} px "
+                                f"window (at least {MIN_TRACK:.0f} px to drag it)"
+                                for label, w in rows if w < MIN_TRACK]
 
 
 def _check_views(page: Page, report: BrowserReport) -> None:
@@ -406,7 +807,8 @@ def _press_play(page: Page, report: BrowserReport) -> None:
 
 
 def check_notebook_in_browser(page: Page, server, path: str, *,
-                              screenshot: Path | None = None) -> BrowserReport:
+                              screenshot: Path | None = None, axe: Path | None = None,
+                              keep: Path | None = None) -> BrowserReport:
     """Open ``path`` (relative to the server root) in JupyterLab, run it, move its widgets.
 
     Returns a :class:`BrowserReport`; ``report.ok`` is False when any check failed, and
@@ -474,10 +876,12 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
                 report.problems.append(f"{rendered[kind]} {kind} in the page, {count} displayed "
                                        "by the kernel")
     if not state["timed_out"] and state["kernel"] != "dead":
+        page.evaluate("() => window.jupyterapp.shell.collapseLeft()")  # figures at full size
         _check_views(page, report)
-        _exercise_explorers(page, report)
+        _check_explorers(page, server, report, axe, keep)
         if report.explorers and not report.slider_moves:
-            report.problems.append("no slider of any explorer changed its output")
+            report.problems.append("no control of any explorer changed its figure")
+        _exercise_players(page, report)
         _press_play(page, report)
     report.timings["widgets"] = time.monotonic() - t0
 
@@ -501,12 +905,13 @@ def check_notebook_in_browser(page: Page, server, path: str, *,
     return report
 
 
-def _run(page: Page, server, path: str, timings: list) -> BrowserReport:
+def _run(page: Page, server, path: str, timings: list, axe: Path | None = None) -> BrowserReport:
     name = Path(path).stem
     report = check_notebook_in_browser(page, server, path,
-                                       screenshot=SCREENSHOTS / f"{name}.png")
+                                       screenshot=SCREENSHOTS / f"{name}.png", axe=axe,
+                                       keep=SCREENSHOTS / "agg" if KEEP_AGG else None)
     timings.append((name, report.timings, report.explorers, report.animations,
-                    report.slider_moves))
+                    report.slider_moves, report))
     return report
 
 
@@ -515,15 +920,17 @@ def _run(page: Page, server, path: str, timings: list) -> BrowserReport:
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_and_its_widgets_respond(notebook: Path, lab_page, lab_server,
-                                               browser_timings) -> None:
-    report = _run(lab_page, lab_server, notebook.name, browser_timings)
+                                               browser_timings, axe_script) -> None:
+    report = _run(lab_page, lab_server, notebook.name, browser_timings, axe_script)
     assert report.ok, report.describe()
 
 
-def test_positive_control_explorer_moves(lab_page, lab_server, browser_timings) -> None:
+def test_positive_control_explorer_moves(lab_page, lab_server, browser_timings,
+                                         axe_script) -> None:
     # A working two-slider explorer: every check passes and both sliders redraw the figure,
     # which proves the slider-moving and change-detection machinery works at all.
-    report = _run(lab_page, lab_server, f"{CONTROLS_DIR}/widget_smoke.ipynb", browser_timings)
+    report = _run(lab_page, lab_server, f"{CONTROLS_DIR}/widget_smoke.ipynb", browser_timings,
+                  axe_script)
     assert report.ok, report.describe()
     assert report.explorers == 1
     assert report.slider_moves == 2
@@ -553,10 +960,31 @@ def test_animation_player_plays_in_the_browser(lab_page, lab_server, browser_tim
     assert report.slider_moves == 1, "its frame slider did not change the drawing"
     view = lab_page.locator(".bmc-player [data-frames]")
     view.wait_for(timeout=WIDGET_RENDER_TIMEOUT * 1000)
-    start = int(view.get_attribute("data-frame"))  # 1: the slider check moved it a step
-    lab_page.locator(".bmc-player .widget-play button").first.click()
+    # named for assistive technology: the buttons, the slider, the drawing
+    buttons = lab_page.locator(".bmc-player .widget-play button")
+    names = [buttons.nth(i).get_attribute("aria-label") for i in range(buttons.count())]
+    assert names == ["Play", "Stop", "Loop"], names
+    drawing = lab_page.locator(".bmc-player canvas")
+    assert drawing.get_attribute("role") == "img"
+    # named by the frame it shows (the slider check may leave it on any frame)
+    k = int(view.get_attribute("data-frame"))
+    shown = f"frame {k + 1} of 121, t = {2.0 * k / 120:.3f} s"  # t = linspace(0, 2, 121)
+    assert drawing.get_attribute("aria-label") == f"arm: stick figure, {shown}"
+    handle = lab_page.locator(".bmc-player .noUi-handle").first
+    label = handle.get_attribute("aria-labelledby")
+    assert label and lab_page.locator(f"#{label}").text_content().strip() == "frame"
+    assert handle.get_attribute("aria-valuetext") == shown
+    # played with the keyboard alone: Tab from the player's start to Play, Enter
+    start = int(view.get_attribute("data-frame"))
+    lab_page.locator(".bmc-player").first.evaluate("(el) => { el.tabIndex = -1; el.focus(); }")
+    lab_page.keyboard.press("Tab")
+    assert buttons.first.evaluate("(b) => b === document.activeElement"), (
+        "Tab did not reach the Play button")
+    lab_page.keyboard.press("Enter")
     deadline = time.monotonic() + 10.0
     while int(view.get_attribute("data-frame")) < start + 10 and time.monotonic() < deadline:
         time.sleep(POLL)
     assert int(view.get_attribute("data-frame")) >= start + 10, (
         "pressing play did not advance the frame drawn in the browser")
+    lab_page.keyboard.press("Enter")  # the same button pauses
+    assert buttons.first.get_attribute("aria-label") in ("Play", "Pause")

@@ -1,0 +1,523 @@
+// The browser side of bmc.widgets' explorers (see bmc/widgets/_canvas.py): the controls,
+// the figure drawn from the items of bmc/widgets/_scene.py (canvas pixels, origin top
+// left), and what a screen reader hears.
+const stores = new Map();  // model id -> {items, version, state, views, ...}
+const ACK_TIMEOUT = 4000;  // [ms] an answer lost (kernel restarted): send the latest anyway
+const ANNOUNCE_AFTER = 700;  // [ms] of no change before the live region speaks
+
+function f32(v) {
+  if (v instanceof Float32Array) return v;
+  if (v instanceof DataView || ArrayBuffer.isView(v)) {
+    return new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+  }
+  if (v instanceof ArrayBuffer) return new Float32Array(v.slice(0));
+  return new Float32Array(v || []);
+}
+
+function putBuffers(obj, paths, buffers) {
+  paths.forEach((path, i) => {
+    let o = obj;
+    for (let k = 0; k < path.length - 1; k++) o = o[path[k]];
+    o[path[path.length - 1]] = f32(buffers[i]);
+  });
+}
+
+function convert(item) {  // byte fields of an item (initial state) to Float32Array
+  if (!item) return item;
+  if (item.pts !== undefined) {
+    item.pts = Array.isArray(item.pts) ? item.pts.map(f32) : f32(item.pts);
+  }
+  if (item.marker) item.marker.at = f32(item.marker.at);
+  return item;
+}
+
+function store(model) {
+  const key = model.get("uid");
+  if (!stores.has(key)) {
+    const items = {};
+    for (const [id, item] of Object.entries(model.get("scene") || {})) items[id] = convert(item);
+    const state = model.get("state") || {};
+    const s = {items, version: model.get("version"), values: {...(state.values || {})},
+               description: state.description || "", views: new Set(), png: null,
+               seq: 0, inflight: null, sentAt: 0, pending: null, timer: null};
+    const png = model.get("background");
+    if (model.get("mode") === "png" && png && png.byteLength) s.png = blobUrl(png);
+    s.pump = () => {
+      if (s.inflight !== null && performance.now() - s.sentAt < ACK_TIMEOUT) return;
+      if (!s.pending) return;
+      s.seq += 1;
+      s.inflight = s.seq;
+      s.sentAt = performance.now();
+      model.send({type: "set", values: s.pending, seq: s.seq});
+      s.pending = null;
+      clearTimeout(s.timer);
+      s.timer = setTimeout(s.pump, ACK_TIMEOUT + 10);
+    };
+    s.request = (values) => {
+      s.pending = {...values};
+      s.pump();
+      for (const view of s.views) view.busy();
+    };
+    model.on("msg:custom", (msg, buffers) => {
+      if (!msg || (msg.type !== "patch" && msg.type !== "png")) return;
+      if (msg.type === "patch") {
+        putBuffers(msg.items, msg.paths || [], buffers || []);
+        for (const [id, item] of Object.entries(msg.items)) {
+          if (item === null) delete s.items[id]; else s.items[id] = item;
+        }
+      } else if (buffers && buffers.length) {
+        if (s.png) URL.revokeObjectURL(s.png);
+        s.png = blobUrl(buffers[0]);
+      }
+      s.version = msg.version;
+      if (msg.values) s.values = msg.values;
+      if (typeof msg.description === "string") s.description = msg.description;
+      const answered = msg.seq !== null && msg.seq !== undefined && msg.seq >= s.inflight;
+      if (answered) s.inflight = null;
+      for (const view of s.views) view.update(answered);
+      if (answered) s.pump();
+      for (const view of s.views) view.busy();
+    });
+    stores.set(key, s);
+  }
+  return stores.get(key);
+}
+
+function blobUrl(view) {
+  if (!view || view.byteLength === 0) return null;
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  return URL.createObjectURL(new Blob([bytes], {type: "image/png"}));
+}
+
+function polyline(ctx, pts) {
+  let pen = false;
+  for (let i = 0; i + 1 < pts.length; i += 2) {
+    const x = pts[i], y = pts[i + 1];
+    if (Number.isNaN(x) || Number.isNaN(y)) { pen = false; continue; }
+    if (pen) ctx.lineTo(x, y); else { ctx.moveTo(x, y); pen = true; }
+  }
+}
+
+function markerPath(ctx, shape, x, y) {  // a Matplotlib path: vertices and codes
+  const v = shape.v, c = shape.c, n = v.length / 2;
+  const X = (j) => x + v[2 * j], Y = (j) => y + v[2 * j + 1];
+  for (let i = 0; i < n;) {
+    const code = c ? c[i] : (i === 0 ? 1 : 2);
+    if (code === 1) { ctx.moveTo(X(i), Y(i)); i += 1; }
+    else if (code === 2) { ctx.lineTo(X(i), Y(i)); i += 1; }
+    else if (code === 3) { ctx.quadraticCurveTo(X(i), Y(i), X(i + 1), Y(i + 1)); i += 2; }
+    else if (code === 4) {
+      ctx.bezierCurveTo(X(i), Y(i), X(i + 1), Y(i + 1), X(i + 2), Y(i + 2)); i += 3;
+    } else if (code === 79) { ctx.closePath(); i += 1; }
+    else { i += 1; }
+  }
+}
+
+function drawLine(ctx, it) {
+  const pts = it.pts;
+  if (it.lw > 0) {
+    ctx.beginPath();
+    polyline(ctx, pts);
+    ctx.strokeStyle = it.color; ctx.lineWidth = it.lw;
+    ctx.setLineDash(it.dash || []);
+    ctx.lineJoin = it.join || "round"; ctx.lineCap = it.cap || "butt";
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  const m = it.marker;
+  if (m) {
+    const at = m.at;
+    ctx.fillStyle = m.fill; ctx.strokeStyle = m.edge; ctx.lineWidth = m.ew;
+    ctx.lineJoin = m.join || "round"; ctx.lineCap = "butt";
+    for (let i = 0; i + 1 < at.length; i += 2) {
+      if (Number.isNaN(at[i]) || Number.isNaN(at[i + 1])) continue;
+      ctx.beginPath(); markerPath(ctx, m.shape, at[i], at[i + 1]);
+      if (m.filled) ctx.fill();
+      if (m.ew > 0) ctx.stroke();
+    }
+  }
+}
+
+function drawPoly(ctx, it) {
+  it.pts.forEach((pts, k) => {
+    ctx.beginPath(); polyline(ctx, pts); ctx.closePath();
+    if (it.fill) { ctx.fillStyle = it.fill[k % it.fill.length]; ctx.fill(); }
+    if (it.lw > 0) { ctx.strokeStyle = it.edge; ctx.lineWidth = it.lw; ctx.stroke(); }
+  });
+}
+
+const BASELINE = {top: "top", bottom: "bottom", center: "middle", baseline: "alphabetic",
+                  center_baseline: "middle"};
+
+function font(size, family, weight) {
+  const fam = family === "monospace" ? "DejaVu Sans Mono, monospace"
+    : family === "serif" ? "DejaVu Serif, serif" : "DejaVu Sans, Arial, sans-serif";
+  const bold = weight === "bold" || Number(weight) >= 600 ? "bold " : "";
+  return `${bold}${size}px ${fam}`;
+}
+
+const SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵀ";
+const LIFTED = "0123456789+−=()niT";
+
+function runs(line) {  // the line in runs of normal and superscript text (mathtext's a^{b})
+  const out = [];
+  for (const ch of line) {
+    const k = SUPERSCRIPT.indexOf(ch), sup = k >= 0;
+    const text = sup ? LIFTED[k] : ch;
+    if (out.length && out[out.length - 1].sup === sup) out[out.length - 1].text += text;
+    else out.push({sup, text});
+  }
+  return out;
+}
+
+function fitted(ctx, line, x, y, width) {  // one line, left on its baseline, Matplotlib's width
+  const parts = runs(line);
+  const normal = ctx.font, size = parseFloat(/([\d.]+)px/.exec(normal)[1]);
+  const small = normal.replace(/[\d.]+px/, `${(0.7 * size).toFixed(2)}px`);
+  const widths = parts.map((p) => { ctx.font = p.sup ? small : normal;
+                                    return ctx.measureText(p.text).width; });
+  const actual = widths.reduce((a, b) => a + b, 0);
+  ctx.font = normal;
+  ctx.save();
+  ctx.translate(Math.round(x), Math.round(y));
+  if (width > 0 && actual > 0) ctx.scale(width / actual, 1);
+  let at = 0;
+  parts.forEach((p, k) => {
+    // a superscript as mathtext sets it: 70 % of the size, raised by about a third of it
+    ctx.font = p.sup ? small : normal;
+    ctx.fillText(p.text, at, p.sup ? -0.36 * size : 0);
+    at += widths[k];
+  });
+  ctx.font = normal;
+  ctx.restore();
+}
+
+function drawText(ctx, it) {
+  const lines = String(it.t).split("\n");
+  ctx.save();
+  ctx.font = font(it.size, it.family, it.weight);
+  ctx.fillStyle = it.color;
+  if (it.box) {
+    // Matplotlib's layout: the first baseline, the distance between baselines, each line
+    // as wide as Matplotlib makes it and aligned in the text's box as it aligns it.
+    const [x0, , bw] = it.box;
+    ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
+    lines.forEach((line, k) => {
+      const w = it.w[k] || 0;
+      const left = it.ha === "center" ? x0 + (bw - w) / 2 : it.ha === "right" ? x0 + bw - w : x0;
+      fitted(ctx, line, left, it.base + k * it.pitch, w);
+    });
+    ctx.restore();
+    return;
+  }
+  const step = it.size * it.spacing;
+  ctx.translate(it.x, it.y);
+  if (it.rot) ctx.rotate(-it.rot * Math.PI / 180);
+  ctx.textAlign = it.ha === "center" ? "center" : it.ha === "right" ? "right" : "left";
+  let y0 = 0;
+  const extra = (lines.length - 1) * step;
+  if (it.va === "center" || it.va === "center_baseline") y0 = -extra / 2;
+  else if (it.va === "bottom" || it.va === "baseline") y0 = -extra;
+  ctx.textBaseline = BASELINE[it.va] || "alphabetic";
+  lines.forEach((line, k) => ctx.fillText(line, 0, y0 + k * step));
+  ctx.restore();
+}
+
+function snapped(v, width) {  // Agg's pixel snapping of a straight line of this width
+  return Math.floor(v + 0.5) + (Math.floor(width + 0.5) % 2 ? 0.5 : 0);
+}
+
+function drawTicks(ctx, it, clip) {
+  const s = it.style, [x, y, w, h] = clip;
+  const out = s.dir === "out" ? 1 : s.dir === "inout" ? 0.5 : 0;
+  ctx.save();
+  if (s.grid) {
+    ctx.strokeStyle = s.gridcolor; ctx.lineWidth = s.gridwidth; ctx.lineCap = "butt";
+    ctx.setLineDash(s.griddash || []);
+    ctx.beginPath();
+    for (const p of it.major) {
+      const q = snapped(p, s.gridwidth);
+      if (it.axis === "x") {
+        ctx.moveTo(q, snapped(y, s.gridwidth)); ctx.lineTo(q, snapped(y + h, s.gridwidth));
+      } else {
+        ctx.moveTo(snapped(x, s.gridwidth), q); ctx.lineTo(snapped(x + w, s.gridwidth), q);
+      }
+    }
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  if (s.on) {
+    // tick marks are markers in Matplotlib: placed on the pixel that holds the tick, their
+    // ends snapped
+    ctx.strokeStyle = s.color; ctx.lineWidth = s.width; ctx.lineCap = "butt"; ctx.beginPath();
+    const half = Math.floor(s.width + 0.5) % 2 ? 0.5 : 0;
+    const end = (v) => Math.floor(v + 0.5) + half;
+    for (const [list, len] of [[it.major, s.size], [it.minor, s.minor]]) {
+      for (const p of list) {
+        const q = Math.floor(p + 0.5) + half;
+        if (it.axis === "x") {
+          const base = Math.floor(y + h + 0.5);
+          ctx.moveTo(q, base + end(-len * (1 - out)) - half);
+          ctx.lineTo(q, base + end(len * out) - half);
+        } else {
+          const base = Math.floor(x + 0.5);
+          ctx.moveTo(base + end(len * (1 - out)) - half, q);
+          ctx.lineTo(base + end(-len * out) - half, q);
+        }
+      }
+    }
+    ctx.stroke();
+  }
+  if (s.label) {
+    ctx.font = font(s.font, s.family, "normal"); ctx.fillStyle = s.fontcolor;
+    ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
+    const gap = (s.on ? s.size * out : 0) + s.pad;
+    it.major.forEach((p, k) => {
+      const width = it.lw[k], ascent = it.la[k];  // as Matplotlib lays the label out
+      if (it.axis === "x") {  // centred under the tick, its top at the pad
+        fitted(ctx, it.labels[k], p - width / 2, y + h + gap + ascent, width);
+      } else {  // right of it at the pad, centred on the tick between baseline and top
+        fitted(ctx, it.labels[k], x - gap - width, p + ascent / 2, width);
+      }
+    });
+    if (it.offset) {
+      ctx.textBaseline = "bottom";
+      if (it.axis === "x") {
+        ctx.textAlign = "right"; ctx.fillText(it.offset, x + w, y + h + gap + 2.2 * s.font);
+      } else { ctx.textAlign = "left"; ctx.fillText(it.offset, x, y - 2); }
+    }
+  }
+  ctx.restore();
+}
+
+function draw(ctx, s, clips) {
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  const groups = new Map();
+  for (const it of Object.values(s.items)) {
+    if (!it || !it.on) continue;
+    if (!groups.has(it.ax)) groups.set(it.ax, []);
+    groups.get(it.ax).push(it);
+  }
+  const order = [...groups.keys()].sort((a, b) => (a === -1) - (b === -1) || a - b);
+  for (const ax of order) {
+    const items = groups.get(ax).sort((a, b) => a.z - b.z);
+    const clip = ax >= 0 ? clips[ax] : null;
+    for (const it of items) {
+      ctx.save();
+      if (clip && it.clip) {
+        ctx.beginPath(); ctx.rect(clip[0], clip[1], clip[2], clip[3]); ctx.clip();
+      }
+      if (it.kind === "line") drawLine(ctx, it);
+      else if (it.kind === "poly") drawPoly(ctx, it);
+      else if (it.kind === "text") drawText(ctx, it);
+      else if (it.kind === "ticks") drawTicks(ctx, it, clip);
+      ctx.restore();
+    }
+  }
+}
+
+// --- the controls --------------------------------------------------------------------------
+
+let counter = 0;
+
+function decimals(spec) { return Math.max(0, spec.decimals || 0); }
+
+function shown(spec, value) {  // the value as the readout shows it
+  if (spec.kind === "log") {
+    const v = Math.pow(spec.base, value);
+    return Number(v.toPrecision(3)).toString();
+  }
+  if (spec.kind === "range") return Number(value).toFixed(spec.shown);
+  return String(value);
+}
+
+function spoken(spec, value) {  // the value as a screen reader reads it
+  const text = shown(spec, value).replace(/^-/, "minus ");
+  return spec.words ? `${text} ${spec.words}` : text;
+}
+
+function snap(spec, raw) {  // a range input's value on its step, rounded as it is shown
+  const v = Number(raw);
+  const k = Math.round((v - spec.min) / spec.step);
+  const snapped = Math.min(spec.max, Math.max(spec.min, spec.min + k * spec.step));
+  return Number(snapped.toFixed(9));
+}
+
+function buildControls(s, specs, onChange) {
+  const box = document.createElement("div");
+  box.className = "bmc-controls";
+  const id = `bmc-${++counter}`;
+  const inputs = {};
+  specs.forEach((spec, k) => {
+    const cell = document.createElement("div");
+    cell.className = "bmc-control";
+    const row = document.createElement("div");
+    row.className = `bmc-row bmc-${spec.kind}`;
+    const label = document.createElement("label");
+    const inputId = `${id}-${k}`;
+    label.htmlFor = inputId;
+    label.textContent = spec.label;
+    let input, readout = null;
+    const value = s.values[spec.name];
+    if (spec.kind === "range" || spec.kind === "log") {
+      input = document.createElement("input");
+      input.type = "range";
+      input.min = spec.min; input.max = spec.max; input.step = spec.step;
+      input.value = value;
+      readout = document.createElement("span");
+      readout.className = "bmc-readout";
+      readout.setAttribute("aria-hidden", "true");
+      row.append(label, input, readout);
+    } else if (spec.kind === "choice") {
+      input = document.createElement("select");
+      spec.options.forEach((text, i) => {
+        const option = document.createElement("option");
+        option.value = String(i); option.textContent = text;
+        input.appendChild(option);
+      });
+      row.append(label, input);
+    } else {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      row.append(input, label);
+    }
+    input.id = inputId;
+    input.dataset.name = spec.name;
+    // JupyterLab's shortcuts (arrow keys move between cells, selector "... :focus") must not
+    // take the keys a focused control needs: Lumino skips an element with this attribute.
+    input.dataset.lmSuppressShortcuts = "true";
+    const read = () => {
+      if (spec.kind === "range" || spec.kind === "log") return snap(spec, input.value);
+      if (spec.kind === "choice") return Number(input.value);  // the option's index
+      return input.checked;
+    };
+    const show = (v) => {
+      if (spec.kind === "range" || spec.kind === "log") {
+        if (document.activeElement !== input || Number(input.value) !== v) input.value = v;
+        readout.textContent = shown(spec, v);
+        input.setAttribute("aria-valuetext", spoken(spec, v));
+      } else if (spec.kind === "choice") {
+        input.value = String(v);
+      } else {
+        input.checked = !!v;
+      }
+    };
+    input.addEventListener(spec.kind === "range" || spec.kind === "log" ? "input" : "change",
+      () => { const v = read(); show(v); onChange(spec.name, v); });
+    inputs[spec.name] = show;
+    show(value);
+    cell.appendChild(row);
+    box.appendChild(cell);
+  });
+  return {box, inputs};
+}
+
+export default {
+  initialize({model}) { store(model); },
+  render({model, el}) {
+    const s = store(model);
+    const mode = model.get("mode");
+    const [w, h] = model.get("size");
+    const clips = model.get("clips");
+    el.classList.add("bmc-explorer-view");
+    el.dataset.uid = model.get("uid");
+    const local = {...s.values};  // what the controls show (the student's latest)
+    const controls = buildControls(s, model.get("controls"), (name, value) => {
+      local[name] = value;
+      s.request(local);
+    });
+    const box = document.createElement("div");
+    box.className = "bmc-figure";
+    box.setAttribute("role", "img");
+    box.style.cssText =
+      `position:relative;width:${w}px;max-width:100%;aspect-ratio:${w} / ${h};`;
+    const [lx, ly, lw, lh] = model.get("layer");
+    const pct = (v, of) => `${(100 * v) / of}%`;
+    const layer = (url) => {
+      const img = document.createElement("img");
+      img.alt = "";
+      img.style.cssText = `position:absolute;left:${pct(lx, w)};top:${pct(ly, h)};`
+        + `width:${pct(lw, w)};height:${pct(lh, h)};pointer-events:none;`;
+      if (url) img.src = url;
+      return img;
+    };
+    const live = document.createElement("div");
+    live.className = "bmc-sr-only";
+    live.setAttribute("aria-live", "polite");
+    live.setAttribute("aria-atomic", "true");
+    el.append(controls.box, box, live);
+    let canvas = null, ctx = null, picture = null, bgUrl = null, fgUrl = null;
+    const ratio = window.devicePixelRatio || 1;
+    if (mode === "png") {
+      picture = layer(s.png);
+      box.appendChild(picture);
+    } else {
+      bgUrl = blobUrl(model.get("background")); fgUrl = blobUrl(model.get("foreground"));
+      canvas = document.createElement("canvas");
+      canvas.width = Math.round(w * ratio); canvas.height = Math.round(h * ratio);
+      canvas.style.cssText = "position:absolute;left:0;top:0;width:100%;height:100%;";
+      box.appendChild(layer(bgUrl));
+      box.appendChild(canvas);
+      if (fgUrl) box.appendChild(layer(fgUrl));
+      ctx = canvas.getContext("2d");
+    }
+    let pending = false, frames = 0, last = -1e9, spoken = s.description, timer = null;
+    const describe = () => {
+      box.setAttribute("aria-label", s.description || "figure");
+      if (s.description !== spoken) {
+        clearTimeout(timer);
+        timer = setTimeout(() => {  // once the values rest: one polite announcement
+          spoken = s.description;
+          live.textContent = s.description;
+        }, ANNOUNCE_AFTER);
+      }
+    };
+    const paint = () => {
+      pending = false;
+      last = performance.now();
+      if (ctx) {
+        ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+        draw(ctx, s, clips);
+      } else if (picture && s.png && picture.src !== s.png) {
+        picture.src = s.png;
+      }
+      frames += 1;
+      describe();
+      el.dataset.version = String(s.version);
+      el.dataset.frames = String(frames);
+    };
+    const view = {
+      // Draw at once (the next paint shows it), unless this frame has been drawn already:
+      // then once at the next animation frame, with everything that arrived meanwhile.
+      schedule() {
+        if (pending) return;
+        if (performance.now() - last > 16) { paint(); return; }
+        pending = true;
+        requestAnimationFrame(paint);
+      },
+      busy() {  // for the tests: an answer still to come from the kernel
+        el.dataset.busy = s.inflight !== null || s.pending ? "1" : "0";
+      },
+      update(answered) {
+        // values the kernel set itself (not an answer to this page, nothing waiting)
+        if (s.inflight === null && !s.pending) {
+          for (const [name, show] of Object.entries(controls.inputs)) {
+            if (name in s.values && s.values[name] !== local[name]) {
+              local[name] = s.values[name];
+              show(s.values[name]);
+            }
+          }
+        }
+        view.schedule();
+      },
+    };
+    s.views.add(view);
+    view.busy();
+    view.schedule();
+    return () => {
+      s.views.delete(view);
+      clearTimeout(timer);
+      for (const url of [bgUrl, fgUrl]) if (url) URL.revokeObjectURL(url);
+    };
+  },
+};

@@ -1,0 +1,157 @@
+r"""The course's notation: read each notebook's Notation table, check it, write the course's.
+
+Every course notebook has a ``## Notation`` cell with one table in the format of
+CONTRIBUTING.md ("Writing for students")::
+
+    | symbol | meaning | unit |
+    |---|---|---|
+    | $\tau_i$ | net joint moment at joint $i$, on the distal segment, ... | N m |
+
+A row may name several symbols that share a meaning (``$f_L$, $f_V$``); a symbol is the
+exact TeX between the dollars. A symbol has one meaning in a notebook, and a symbol listed
+by several notebooks carries the same meaning text and unit in each (whitespace and a final
+full stop aside). Usage::
+
+    python tools/notation.py notebooks/[0-9]*.ipynb           # the course-wide table (Markdown)
+    python tools/notation.py --check notebooks/[0-9]*.ipynb   # exit 1 on a conflict
+
+``tests/test_notation.py`` runs the check on every notebook; the course-wide table, one row
+per symbol with the notebooks that use it, is what the site shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+HEADING = "## Notation"
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().rstrip(".").strip()
+
+
+_TOKEN = r"(\\[A-Za-z]+|[A-Za-z0-9])"
+
+
+def symbol_key(tex: str) -> str:
+    r"""Return the symbol a reader sees, for comparisons.
+
+    ``\mathbf{F}_{i}``, ``\mathbf F_i`` and ``\mathbf{F}_i`` are one symbol: spaces go, and
+    braces around a single letter, digit or command after a command or a sub/superscript sign.
+    """
+    key = re.sub(r"(\\[A-Za-z]+|[_^])\s*\{" + _TOKEN + r"\}", r"\1{\2}", tex.strip())
+    key = re.sub(r"(\\[A-Za-z]+|[_^])\{" + _TOKEN + r"\}", r"\1 \2", key)
+    return re.sub(r"\s+", "", key)
+
+
+def _unit(text: str) -> str:
+    """Return a unit as read: ``kg m$^2$`` and ``kg m²`` are one unit."""
+    text = re.sub(r"\$\^\{?2\}?\$", "²", text)
+    text = re.sub(r"\$\^\{?3\}?\$", "³", text)
+    return _normal(text)
+
+
+def notation(nb) -> list[tuple[str, str, str]]:
+    """Read the rows of a notebook's Notation table: (symbol, meaning, unit), one per symbol.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode or dict
+        The notebook.
+
+    Raises
+    ------
+    ValueError
+        If the notebook has no Notation cell, or it holds no table in the course's format.
+    """
+    sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    cells = [s for s in sources if s.lstrip().startswith(HEADING)]
+    if len(cells) != 1:
+        raise ValueError(f"needs exactly one '{HEADING}' cell; has {len(cells)}")
+    lines = [line.strip() for line in cells[0].splitlines() if line.strip().startswith("|")]
+    if len(lines) < 3 or [_normal(c).lower() for c in lines[0].strip("|").split("|")] != [
+            "symbol", "meaning", "unit"]:
+        raise ValueError(f"the '{HEADING}' cell needs a table | symbol | meaning | unit |")
+    rows = []
+    for line in lines[2:]:
+        # split on the column bars, not on bars inside $...$ (|x| in TeX)
+        parts = re.split(r"\|(?=(?:[^$]*\$[^$]*\$)*[^$]*$)", line.strip().strip("|"))
+        if len(parts) != 3:
+            raise ValueError(f"a Notation row needs three columns (symbol, meaning, unit): "
+                             f"{line}")
+        symbols = re.findall(r"\$([^$]+)\$", parts[0])
+        if not symbols:
+            raise ValueError(f"a Notation row names no $symbol$: {line}")
+        rows += [(s.strip(), _normal(parts[1]), _unit(parts[2])) for s in symbols]
+    return rows
+
+
+def conflicts_within(rows: list[tuple[str, str, str]]) -> list[str]:
+    """Symbols that one table lists with two meanings or units."""
+    seen: dict[str, tuple[str, str]] = {}
+    found = []
+    for symbol, meaning, unit in rows:
+        key = symbol_key(symbol)
+        if key in seen and seen[key] != (meaning, unit):
+            found.append(f"${symbol}$: '{seen[key][0]}' [{seen[key][1]}] and "
+                         f"'{meaning}' [{unit}]")
+        seen.setdefault(key, (meaning, unit))
+    return found
+
+
+def conflicts_across(tables: dict[str, list[tuple[str, str, str]]]) -> list[str]:
+    """Symbols that two notebooks list with different meaning texts or units."""
+    first: dict[str, tuple[str, str, str]] = {}
+    found = []
+    for name, rows in tables.items():
+        for symbol, meaning, unit in rows:
+            key = symbol_key(symbol)
+            if key not in first:
+                first[key] = (name, meaning, unit)
+            elif first[key][1:] != (meaning, unit):
+                other, m0, u0 = first[key]
+                found.append(f"${symbol}$: {other} says '{m0}' [{u0}], {name} says "
+                             f"'{meaning}' [{unit}]")
+    return found
+
+
+def course_table(tables: dict[str, list[tuple[str, str, str]]]) -> str:
+    """Write the course-wide table in Markdown: each symbol once, with its notebooks."""
+    rows: dict[str, tuple[str, str, str, list[str]]] = {}
+    for name, table in tables.items():
+        for symbol, meaning, unit in table:
+            rows.setdefault(symbol_key(symbol), (symbol, meaning, unit, []))[3].append(name)
+    lines = ["| symbol | meaning | unit | notebooks |", "|---|---|---|---|"]
+    lines += [f"| ${s}$ | {m} | {u} | {', '.join(n)} |" for s, m, u, n in rows.values()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the notebooks' Notation tables or print the course-wide table."""
+    import json
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--check", action="store_true", help="report conflicts, exit 1 on any")
+    args = parser.parse_args(argv)
+    tables, found = {}, []
+    for path in args.notebooks:
+        try:
+            tables[path.stem] = notation(json.loads(path.read_text(encoding="utf-8")))
+        except ValueError as err:
+            found.append(f"{path.name}: {err}")
+            continue
+        found += [f"{path.name}: {c}" for c in conflicts_within(tables[path.stem])]
+    found += conflicts_across(tables)
+    if args.check:
+        print("\n".join(found) or "notation: one meaning per symbol, course-wide")
+        return 1 if found else 0
+    print(course_table(tables))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
