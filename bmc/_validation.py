@@ -26,6 +26,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -501,3 +502,58 @@ def gravity(value: float, name: str = "g") -> float:
     return plausible(g, name, unit="m/s^2", low=1e-3, high=30.0,
                      quantity="free-fall acceleration (9.81 on Earth)",
                      units={"cm/s^2": 0.01, "mm/s^2": 0.001}, refuse=g > 30.0)
+
+
+def real_array(value: object, where: str) -> np.ndarray:
+    """Return ``value`` as a float array, refusing text, booleans, complex numbers, objects.
+
+    The conversion :func:`as_array` starts with, for modules that check their own shapes.
+    """
+    return _real(value, where)
+
+
+def cutoff_frequency(cutoff: float, freq: float, name: str = "cutoff") -> float:
+    """Return a filter cut-off [Hz], checked positive and below the Nyquist frequency."""
+    fc = positive(cutoff, name, unit="Hz")
+    if fc >= freq / 2:
+        hint = ("; if it is in rad/s, divide by 2 pi" if fc / (2 * np.pi) < freq / 2 else
+                "; if freq is in kHz, give it in Hz" if fc < freq * 500 else "")
+        raise ValueError(
+            f"{name} [Hz] must be below the Nyquist frequency freq/2 = {freq / 2:g} Hz; "
+            f"got {fc:g} Hz{hint}"
+        )
+    return fc
+
+
+def filter_order(order: int) -> int:
+    """Return the order of one filter pass, an integer from 1 to 20."""
+    # 20: far above any order a biomechanics filter uses (2 to 8); a huge order would ask
+    # for more samples of padding than any record has
+    return integer(order, "order", minimum=1, maximum=20, what="of one filter pass")
+
+
+def sympy_object(value: Any, name: str, *, matrix: bool = False) -> Any:
+    """Return ``value`` as a SymPy object (a Matrix if ``matrix``), refusing text.
+
+    Text is refused, never parsed: ``sympify`` of a string evaluates it as Python.
+    """
+    import warnings
+
+    import sympy as sp
+
+    what = "a SymPy Matrix (or a list of SymPy expressions)" if matrix else \
+        "a SymPy expression or Matrix"
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}: build "
+                        "it from symbols (sympy.Symbol, dynamicsymbols), not text")
+    try:
+        with warnings.catch_warnings():
+            # non-expressions in a Matrix (None, objects): refused, not deprecated
+            warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
+            if matrix or isinstance(value, (list, tuple)):
+                return sp.Matrix(value)
+            return sp.sympify(value, strict=True)
+    except (TypeError, ValueError, sp.SympifyError,
+            sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
+                        f"{str(value)[:60]!r}") from exc

@@ -405,7 +405,7 @@ class SymbolicModel:
             if bad:
                 raise ValueError(f"columns must be indices of Z's {self.E.shape[1]} columns "
                                  f"(0 to {self.E.shape[1] - 1}); got {bad[0]}")
-        from bmc.symbolic import _sympy
+        from bmc._validation import sympy_object as _sympy
 
         h = _sympy(h, "h", matrix=True)
         if h.shape != (self.M.shape[0], 1):
@@ -421,7 +421,8 @@ class SymbolicModel:
         ``q, qd, qdd`` are one frame, shape (k,), or ``N`` frames, shape (N, k); a matrix
         comes back as (..., rows, cols), a column vector as (..., rows).
         """
-        from bmc.symbolic import _sympy, broadcast_lambdify
+        from bmc._validation import sympy_object as _sympy
+        from bmc.symbolic import broadcast_lambdify
 
         expr = _sympy(expr, "expr", matrix=True)
         f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], expr.subs(self.params))

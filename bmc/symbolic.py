@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 import sympy as sp
@@ -38,6 +37,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.simplify.fu import TR8
 
 from bmc import constants
+from bmc._validation import sympy_object as _sympy
 
 __all__ = [
     "Derivation",
@@ -324,31 +324,6 @@ def _geometry(phi: list, lengths: tuple, com: tuple) -> tuple[list, list, sp.Mat
         coms.append(joints[k] + com[k] * _unit(angle))
         joints.append(joints[k] + lengths[k] * _unit(angle))
     return joints, coms, joints[-1]
-
-
-def _sympy(value: Any, name: str, *, matrix: bool = False) -> Any:
-    """``value`` as a SymPy object (a Matrix if ``matrix``), refusing text and the like.
-
-    Text is refused, never parsed: ``sympify`` of a string evaluates it as Python.
-    """
-    what = "a SymPy Matrix (or a list of SymPy expressions)" if matrix else \
-        "a SymPy expression or Matrix"
-    if isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}: build "
-                        "it from symbols (sympy.Symbol, dynamicsymbols), not text")
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            # non-expressions in a Matrix (None, objects): refused, not deprecated
-            warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
-            if matrix or isinstance(value, (list, tuple)):
-                return sp.Matrix(value)
-            return sp.sympify(value, strict=True)
-    except (TypeError, ValueError, sp.SympifyError,
-            sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
-        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
-                        f"{str(value)[:60]!r}") from exc
 
 
 #: Most links each derivation takes: the cost grows about five-fold per link (CPU on the

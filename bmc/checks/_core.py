@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bmc.checks._values import element_kind, real_number
+
 __all__ = [
     "IncorrectAnswer",
     "PLACEHOLDER_ID",
@@ -65,7 +67,7 @@ class Problem:
         object.__setattr__(self, "_topic", topic)
         object.__setattr__(self, "_title", title)
         object.__setattr__(self, "_practice", practice)
-        from bmc._validation import _real
+        from bmc._validation import real_array
 
         if isinstance(entries, (str, bytes)) or not isinstance(entries, Iterable):
             raise TypeError("entries must be a sequence of (name, value, unit, meaning) "
@@ -78,7 +80,7 @@ class Problem:
             name, value, unit, meaning = entry
             arr = np.array(value) if not isinstance(value, (str, bytes)) else None
             if arr is None or arr.dtype.kind not in "iu":  # sample indices stay integers
-                arr = _real(value, f"entries[{i}] ({name!r} [{unit}])")
+                arr = real_array(value, f"entries[{i}] ({name!r} [{unit}])")
             arr.setflags(write=False)
             frozen[name] = (arr, unit, meaning)
         object.__setattr__(self, "_entries", frozen)
@@ -444,7 +446,7 @@ def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
     if isinstance(answer, (bool, np.bool_, str)):
         raise _fail(name, f"must be a number [{unit or '-'}], not {type(answer).__name__} "
                     f"{answer!r}", hint)
-    kind = _element_kind(answer)
+    kind = element_kind(answer)
     if kind is not None:
         raise _fail(name, f"must be a real number or an array of real numbers "
                     f"[{unit or '-'}]; it holds {kind} ({str(answer)[:60]!r}): "
@@ -476,31 +478,6 @@ _KIND_ADVICE = {
     "booleans": "a comparison (==, <) gives True/False; store the number itself",
     "text": "remove the quotes around the number",
 }
-
-
-def _element_kind(answer: Any) -> str | None:
-    """Name what an answer holds that must never pass for a real number, else ``None``."""
-    if isinstance(answer, complex):  # also numpy's complex scalars
-        return "complex numbers"
-    try:
-        raw = np.asarray(answer)
-    except (TypeError, ValueError):
-        return None  # ragged or strange: the float conversion reports it
-    if raw.dtype.kind == "c":
-        return "complex numbers"
-    if raw.dtype.kind == "b":
-        return "booleans"
-    if raw.dtype.kind in "USV":
-        return "text"
-    if raw.dtype.kind == "O":
-        for item in raw.ravel():
-            if isinstance(item, complex):
-                return "complex numbers"
-            if isinstance(item, (bool, np.bool_)):
-                return "booleans"
-            if isinstance(item, (str, bytes)):
-                return "text"
-    return None
 
 
 def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e-3,
@@ -630,7 +607,7 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
                         f"got {answer!r}")
         given = _SIGN_WORDS[key]
     else:
-        value = _real(answer)
+        value = real_number(answer)
         if value is None:
             raise _fail(name, f"must be +1, -1 or 0 (or 'positive', 'negative', 'zero'); got "
                         f"{type(answer).__name__} {str(answer)[:40]}: give a real number or "
@@ -930,14 +907,10 @@ def _is_sign(answer: Any) -> float | None:
     if isinstance(answer, str):
         value = _SIGN_WORDS.get(answer.strip().lower())
         return None if value is None else float(value)
-    value = _real(answer)
+    value = real_number(answer)
     return None if value is None or not math.isfinite(value) else float(np.sign(value))
 
 
-def _real(answer: Any) -> float | None:
-    """Return a single real number as a float; ``None`` for a bool, complex, text, array."""
-    if isinstance(answer, (bool, np.bool_, complex, str, bytes)) or np.ndim(answer) != 0:
-        return None
     try:
         return float(answer)  # also numeric SymPy expressions such as sqrt(2)
     except (TypeError, ValueError):

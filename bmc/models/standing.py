@@ -817,13 +817,12 @@ def noise_gains(n_frames: int, freq: float, *, cutoff: float = 5.0, order: int =
     >>> print(round(float(gains[120, 0, 0]), 4))     # filtered white noise keeps 15 %
     0.1458
     """
-    from bmc._validation import allocation
-    from bmc.signals import _check_cutoff, _check_order
+    from bmc._validation import allocation, cutoff_frequency, filter_order
 
     n = integer(n_frames, "n_frames", minimum=16, what="number of samples")
     fs = positive(freq, "freq", unit="Hz")
-    fc = _check_cutoff(cutoff, fs)
-    k = _check_order(order)
+    fc = cutoff_frequency(cutoff, fs)
+    k = filter_order(order)
     if n < 3 * (k + 1) + 1:
         raise ValueError(f"n_frames must be at least {3 * (k + 1) + 1} for a filter of order "
                          f"{k} (its padding at each end); got {n}")

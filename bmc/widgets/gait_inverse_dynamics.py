@@ -18,8 +18,9 @@ import numpy as np
 from bmc import signals
 from bmc._validation import positive
 from bmc.plotting import estimates_against_truth
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import series
+from bmc.widgets._widget import twinned
 
 __all__ = ["NoisyTrial", "noise_explorer", "noisy_running"]
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import MARKERS, NEUTRAL
+from bmc.widgets._widget import twinned
 
 __all__ = ["reaction_explorer"]
 

@@ -134,7 +134,7 @@ check_spec("check_gait_signs", checks.check_gait_signs,
 check_spec("check_gait_foot_loads", checks.check_gait_foot_loads,
            {"ankle_loads": right(lambda: lambda run, k: gait.answer_ankle_loads(k)),
             "Fa": right(lambda: gait.answer_ankle_loads(int(own("gait").k))[0]),
-            "Ma": right(lambda: gait.answer_ankle_loads(int(own("gait").k))[1])},
+            "tau_a": right(lambda: gait.answer_ankle_loads(int(own("gait").k))[1])},
            examples=3)
 
 
@@ -153,8 +153,8 @@ check_spec("check_gait_quasi_static", checks.check_gait_quasi_static,
             "rmse_quasi": right(lambda: _rmse(None, own("gait").start, own("gait").stop,
                                               quasi_static=True))}, examples=3)
 # ----------------------------------------------------------------------------- set 5
-check_spec("check_reactions_E", checks.check_reactions_E,
-           {"open_constraint_E": right(lambda: jr.answer_E), "E": right(lambda: jr.answer_E(3))})
+check_spec("check_reactions_Z", checks.check_reactions_Z,
+           {"open_constraint_Z": right(lambda: jr.answer_Z), "Z": right(lambda: jr.answer_Z(3))})
 check_spec("check_reactions_accelerations", checks.check_reactions_accelerations,
            {"accelerations": right(lambda: lambda d: jr.answer_accelerations(d)[0]),
             "pdd": right(lambda: jr.answer_accelerations(own("reactions"))[0])})
