@@ -24,12 +24,17 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 __all__: list[str] = []
+
+#: Largest magnitude :func:`as_array` accepts: squares and cubes of it stay finite.
+HUGE = 1e100
 
 #: Largest array (in bytes) a function may allocate for its result before it refuses.
 MEMORY_BUDGET = 2 * 1024**3
@@ -185,15 +190,21 @@ def as_array(
                 f"{where} must have {' or '.join(map(str, allowed))} dimension(s); "
                 f"got shape {arr.shape}"
             )
-    if finite:
+    if finite and not (arr.size == 0 or np.abs(arr).max() <= HUGE):  # one pass when fine
         bad = first_nonfinite(arr)
         if bad is not None:
             count = int(np.count_nonzero(~np.isfinite(arr)))
             raise ValueError(
-                f"{where} contains {count} non-finite value(s) (NaN or inf), the first "
-                f"({float(arr[bad])!r}) at index {bad}; it must be finite: interpolate or drop "
-                "missing samples before calling"
+                f"{where} must be finite; got {count} non-finite value(s) (NaN or inf), the "
+                f"first ({float(arr[bad])!r}) at index {bad}: interpolate or drop missing "
+                "samples before calling"
             )
+        idx = tuple(int(i) for i in np.unravel_index(int(np.argmax(np.abs(arr))), arr.shape))
+        raise ValueError(
+            f"{where} must be finite numbers of at most {HUGE:g} in size (no quantity of the "
+            f"course comes near; products of such values overflow); got {float(arr[idx])!r} "
+            f"at index {idx}: check the unit and the computation that made it"
+        )
     return arr
 
 
@@ -262,8 +273,8 @@ def in_range(value: ArrayLike, name: str, *, unit: str = "", low: float = -np.in
 
 
 def plausible(value: float, name: str, *, unit: str, low: float, high: float,
-              quantity: str, units: Mapping[str, float]) -> float:
-    """Refuse a value outside the human range, naming the unit it was probably given in.
+              quantity: str, units: Mapping[str, float], refuse: bool = True) -> float:
+    """Refuse (or warn about) a value outside the human range, naming its likely unit.
 
     Parameters
     ----------
@@ -277,6 +288,11 @@ def plausible(value: float, name: str, *, unit: str, low: float, high: float,
         What the value is, for the message ("body height").
     units : mapping of str to float
         Likely wrong units and their size in ``unit`` (``{"cm": 0.01, "mm": 0.001}``).
+    refuse : bool, optional
+        Refuse a value outside the range (default), for quantities that cannot be physical
+        there (a body 175 m tall). ``False`` warns (:class:`BMCWarning`) instead, for
+        values that are doubtful but valid (an angle of 2.67 rad, microgravity): a
+        plausibility guard must never refuse a physically valid value.
 
     Returns
     -------
@@ -286,23 +302,28 @@ def plausible(value: float, name: str, *, unit: str, low: float, high: float,
     Raises
     ------
     ValueError
-        If ``value`` is outside ``[low, high]``; when ``value`` times the size of one of
-        ``units`` falls inside, the message names that unit and the converted value.
+        If ``refuse`` and ``value`` is outside ``[low, high]``; when ``value`` times the
+        size of one of ``units`` falls inside, the message names that unit and the
+        converted value.
     """
     if low <= value <= high:
         return value
     where = _where(name, unit)
+    message = (f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any "
+               f"human); got {value:g}, which is no human's: check the value and its unit")
     for other, size in units.items():
         if low <= value * size <= high:
-            raise ValueError(
+            message = (
                 f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any "
                 f"human); got {value:g}, which looks like {other}: pass {value * size:.4g} "
                 f"({value:g} {other} in {unit})"
             )
-    raise ValueError(
-        f"{where} must be a {quantity} in {unit} ({low:g} to {high:g} {unit} for any human); "
-        f"got {value:g}, which is no human's: check the value and its unit"
-    )
+            break
+    if refuse:
+        raise ValueError(message)
+    warnings.warn(message.replace(" must be ", " is usually ", 1)
+                  + " (used as given)", BMCWarning, stacklevel=3)
+    return value
 
 
 def rotation_matrices(R: ArrayLike, name: str, *, atol: float = 1e-6,
@@ -422,9 +443,9 @@ def allocation(count: float, width: int, name: str, *, budget: int = MEMORY_BUDG
     need = float(count) * max(int(width), 1) * 8.0
     if not math.isfinite(need) or need > budget:
         raise ValueError(
-            f"{name} would need {float(count):.3g} {what} x {width} value(s) = "
-            f"{need / 1024**3:.3g} GiB of memory, above the budget of {budget / 1024**3:.3g} "
-            f"GiB; {hint or 'use fewer samples'}"
+            f"{name} must ask for at most {budget / 1024**3:.3g} GiB of memory; got "
+            f"{float(count):.3g} {what} x {width} value(s) = {need / 1024**3:.3g} GiB; "
+            f"{hint or 'use fewer samples'}"
         )
     return int(count)
 
@@ -471,11 +492,68 @@ def frames(*named: tuple[str, np.ndarray, int], equal: bool = False) -> tuple[in
 def gravity(value: float, name: str = "g") -> float:
     """Return an acceleration of free fall [m/s^2], zero allowed, refusing cm/s^2 and such.
 
-    Anything from 0 (no gravity) to 30 m/s^2 (beyond Jupiter's 24.8) is accepted.
+    Anything from 0 (no gravity) to 30 m/s^2 (beyond Jupiter's 24.8) is accepted; a
+    positive value below 1e-3 m/s^2 (microgravity, an asteroid) is valid but warns, as it
+    is more often a unit slip; above 30 m/s^2 no human stands, and it is refused.
     """
     g = positive(value, name, unit="m/s^2", allow_zero=True)
     if g == 0:
         return g
     return plausible(g, name, unit="m/s^2", low=1e-3, high=30.0,
                      quantity="free-fall acceleration (9.81 on Earth)",
-                     units={"cm/s^2": 0.01, "mm/s^2": 0.001})
+                     units={"cm/s^2": 0.01, "mm/s^2": 0.001}, refuse=g > 30.0)
+
+
+def real_array(value: object, where: str) -> np.ndarray:
+    """Return ``value`` as a float array, refusing text, booleans, complex numbers, objects.
+
+    The conversion :func:`as_array` starts with, for modules that check their own shapes.
+    """
+    return _real(value, where)
+
+
+def cutoff_frequency(cutoff: float, freq: float, name: str = "cutoff") -> float:
+    """Return a filter cut-off [Hz], checked positive and below the Nyquist frequency."""
+    fc = positive(cutoff, name, unit="Hz")
+    if fc >= freq / 2:
+        hint = ("; if it is in rad/s, divide by 2 pi" if fc / (2 * np.pi) < freq / 2 else
+                "; if freq is in kHz, give it in Hz" if fc < freq * 500 else "")
+        raise ValueError(
+            f"{name} [Hz] must be below the Nyquist frequency freq/2 = {freq / 2:g} Hz; "
+            f"got {fc:g} Hz{hint}"
+        )
+    return fc
+
+
+def filter_order(order: int) -> int:
+    """Return the order of one filter pass, an integer from 1 to 20."""
+    # 20: far above any order a biomechanics filter uses (2 to 8); a huge order would ask
+    # for more samples of padding than any record has
+    return integer(order, "order", minimum=1, maximum=20, what="of one filter pass")
+
+
+def sympy_object(value: Any, name: str, *, matrix: bool = False) -> Any:
+    """Return ``value`` as a SymPy object (a Matrix if ``matrix``), refusing text.
+
+    Text is refused, never parsed: ``sympify`` of a string evaluates it as Python.
+    """
+    import warnings
+
+    import sympy as sp
+
+    what = "a SymPy Matrix (or a list of SymPy expressions)" if matrix else \
+        "a SymPy expression or Matrix"
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} {value!r}: build "
+                        "it from symbols (sympy.Symbol, dynamicsymbols), not text")
+    try:
+        with warnings.catch_warnings():
+            # non-expressions in a Matrix (None, objects): refused, not deprecated
+            warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
+            if matrix or isinstance(value, (list, tuple)):
+                return sp.Matrix(value)
+            return sp.sympify(value, strict=True)
+    except (TypeError, ValueError, sp.SympifyError,
+            sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
+                        f"{str(value)[:60]!r}") from exc

@@ -289,9 +289,10 @@ _ALIASES = {"leg": "shank", "head_and_neck": "head_neck", "forearm_and_hand": "f
             "head_arms_trunk": "hat"}
 
 
-def _key(table_name: str, sex: str | None) -> tuple[str, str | None]:
+def _key(table_name: str, sex: str | None, arg: str = "table") -> tuple[str, str | None]:
     if not isinstance(table_name, str) or table_name.lower() not in ("dempster", "de_leva"):
-        raise ValueError(f"table must be 'dempster' or 'de_leva'; got {table_name!r}")
+        label = "" if arg == "table" else " (the table)"
+        raise ValueError(f"{arg}{label} must be 'dempster' or 'de_leva'; got {table_name!r}")
     name = table_name.lower()
     if name == "dempster":
         if sex is not None:
@@ -335,7 +336,7 @@ def table(name: str = "dempster", *, sex: str | None = None) -> Mapping[str, Row
     ...           if r.name in ("head", "trunk")), 4)
     0.504
     """
-    return _TABLES[_key(name, sex)]
+    return _TABLES[_key(name, sex, "name")]
 
 
 def segment_names(name: str = "dempster", *, sex: str | None = None) -> list[str]:
@@ -452,8 +453,8 @@ def segment(
     key = _normalise(name)
     if key not in rows:
         raise ValueError(
-            f"unknown segment {name!r} for table {table!r}; valid names: "
-            f"{', '.join(sorted(rows))}")
+            f"name must be a segment of table {table!r}; got the unknown segment {name!r}; "
+            f"valid names: {', '.join(sorted(rows))}")
     row = rows[key]
     meaning = _axis(axis, table.lower())
     length = row.length_fraction * height

@@ -119,8 +119,8 @@ class PlanarChain(PlanarModel):
         for name, arr in (("com", com), ("masses", masses), ("inertias", inertias)):
             if arr.size != n:
                 raise ValueError(
-                    f"{name} must have one value per link: lengths has {n} value(s), "
-                    f"{name} has {arr.size}"
+                    f"{name} must have one value per link: lengths has {n} value(s); got "
+                    f"{arr.size} in {name}"
                 )
         if np.any(lengths <= 0):
             raise ValueError(f"lengths [m] must all be > 0; got {lengths.tolist()}")
@@ -177,12 +177,15 @@ class PlanarChain(PlanarModel):
                             "and inertia (e.g. bmc.anthropometry.Segment), base first; got "
                             f"{type(segments).__name__}")
         segments = list(segments)
+        if not segments:
+            raise ValueError("segments must list at least one segment (base first, e.g. "
+                             "bmc.anthropometry.segment('thigh', ...)); got an empty sequence")
         try:
             lengths, com, masses, inertias = ([float(getattr(s, f)) for s in segments]
                                               for f in ("length", "com", "mass", "inertia"))
         except AttributeError as exc:
             raise TypeError("segments must have length, com, mass and inertia attributes "
-                            f"(e.g. bmc.anthropometry.Segment): {exc}") from None
+                            f"(e.g. bmc.anthropometry.Segment); got {exc}") from None
         return cls(lengths, com, masses, inertias, g=g)
 
     # ------------------------------------------------------------------ parameters
@@ -313,7 +316,8 @@ class PlanarChain(PlanarModel):
 
         The same equations as :meth:`forward_dynamics`, without checks or broadcasting: the
         right-hand side of a simulation (:func:`bmc.simulate.simulate_chain`) calls it
-        thousands of times, with inputs it has checked once.
+        thousands of times, with inputs it has checked once. A non-finite result is never
+        returned: the inputs are then checked, and the one at fault is named.
 
         Parameters
         ----------
@@ -329,6 +333,22 @@ class PlanarChain(PlanarModel):
         power : float
             Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
+        try:
+            return self._frame_accelerations(q, qd, tau, F)
+        except (TypeError, ValueError, ArithmeticError):
+            # the checks skipped on the hot path, paid only when it fails: name the input
+            for name, value, unit in (("q", q, "rad"), ("qd", qd, "rad/s"), ("tau", tau, "N m"),
+                                      ("F", F, "N")):
+                if value is not None:
+                    arr = as_array(value, name, unit=unit)
+                    want = (2,) if name == "F" else (self.n,)
+                    if arr.shape != want:
+                        raise ValueError(f"{name} [{unit}] must be one frame, shape {want}; "
+                                         f"got shape {arr.shape}") from None
+            raise
+
+    def _frame_accelerations(self, q: np.ndarray, qd: np.ndarray, tau: np.ndarray,
+                             F: np.ndarray | None) -> tuple[np.ndarray, float]:  # noqa: N803
         kernel = self.kernel
         rhs = tau - kernel.bias(q, qd)
         power = 0.0
@@ -336,7 +356,16 @@ class PlanarChain(PlanarModel):
             generalised = kernel.load_forces(q, self._tip, self.n - 1, F, 0.0)  # J^T F
             rhs = rhs + generalised
             power = float(qd @ generalised)
-        return np.linalg.solve(kernel.mass_matrix(q), rhs), power
+        qdd = np.linalg.solve(kernel.mass_matrix(q), rhs)
+        if not (np.isfinite(qdd).all() and np.isfinite(power)):
+            # the checks skipped on the hot path, paid only when the result is unusable
+            for name, value, unit in (("q", q, "rad"), ("qd", qd, "rad/s"), ("tau", tau, "N m"),
+                                      ("F", F, "N")):
+                if value is not None:
+                    as_array(value, name, unit=unit)
+            raise ValueError("q, qd and tau must give finite accelerations; got "
+                             f"{qdd.tolist()} from finite inputs (a torque too large?)")
+        return qdd, power
 
     @property
     def _tip(self) -> np.ndarray:

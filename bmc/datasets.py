@@ -8,10 +8,13 @@ Set the environment variable ``BMC_DATA_DIR`` to a directory that already holds 
 work offline (the course's automated tests do): the files are then read from there,
 verified by hash, and never downloaded.
 
-A download has an overall deadline (:data:`DOWNLOAD_DEADLINE`, 300 s per call of
-:func:`data_path`) besides a per-read timeout, so a server that stalls, or trickles bytes
-slowly enough to defeat any per-read timeout, stops the loader with an error that says how
-to get the files instead of hanging the notebook.
+A download has an overall deadline (:data:`DOWNLOAD_DEADLINE`, 60 s for all four files of
+:func:`load_running`, 2.6 MB, or for one file of :func:`data_path`) besides a per-read
+timeout, so a server that stalls, or trickles bytes slowly enough to defeat any per-read
+timeout, stops the loader with an error that says how to get the files instead of hanging
+the notebook. Pooch writes each download to a temporary name in the cache folder and
+renames it only after its SHA-256 matches the registry; a failed, refused or interrupted
+download deletes that temporary file, so the cache never holds a partial file.
 """
 
 from __future__ import annotations
@@ -28,8 +31,10 @@ from bmc._validation import positive
 __all__ = ["DATA_DIR_ENV", "DOWNLOAD_DEADLINE", "REGISTRY", "Running", "SegmentSet",
            "data_path", "load_running"]
 
-DOWNLOAD_DEADLINE = 300.0
-"""Longest time one call of :func:`data_path` may spend downloading [s]."""
+DOWNLOAD_DEADLINE = 60.0
+"""Longest time one call of :func:`data_path` or :func:`load_running` may spend downloading
+[s]: the four files of the running trial (2.6 MB in all) need a link of at least
+0.35 Mbit/s (a slow mobile connection) to arrive in time."""
 
 _READ_TIMEOUT = 30.0  # longest silence of the server within a download [s]
 _CHUNK = 1 << 16
@@ -131,12 +136,15 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _verified_local(name: str, directory: Path) -> Path:
-    """Return ``directory/name`` after checking that it exists and matches the registry."""
+def _verified_local(name: str, directory: Path, label: str = DATA_DIR_ENV) -> Path:
+    """Return ``directory/name`` after checking that it exists and matches the registry.
+
+    ``label`` names where the directory came from (the argument, or the variable).
+    """
     path = directory / name
     if not path.is_file():
         raise FileNotFoundError(
-            f"{DATA_DIR_ENV}={str(directory)!r} does not contain {name!r}. " + _HOW_TO_GET
+            f"{label}={str(directory)!r} does not contain {name!r}. " + _HOW_TO_GET
         )
     expected = REGISTRY[name].split(":", 1)[1]
     actual = _sha256(path)
@@ -204,7 +212,7 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None,
         user's cache.
     deadline : float, optional
         Longest time the download may take overall [s]; default
-        :data:`DOWNLOAD_DEADLINE` (300 s). The server may also stay silent for at most
+        :data:`DOWNLOAD_DEADLINE` (60 s). The server may also stay silent for at most
         30 s at a time.
 
     Returns
@@ -222,13 +230,23 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None,
         If a file's checksum does not match, or it cannot be downloaded within the deadline.
     """
     limit = DOWNLOAD_DEADLINE if deadline is None else positive(deadline, "deadline", unit="s")
-    stop = time.monotonic() + limit
+    return _data_path(name, data_dir, time.monotonic() + limit, limit)
+
+
+def _data_path(name: str, data_dir: str | os.PathLike[str] | None, stop: float,
+               limit: float) -> Path:
+    """:func:`data_path` with a deadline shared by several files (``stop``, monotonic)."""
     if not isinstance(name, str):
         raise KeyError(f"name must be one of {sorted(REGISTRY)}; got {type(name).__name__} "
                        f"{name!r}")
     if name not in REGISTRY:
         raise KeyError(f"name must be one of {sorted(REGISTRY)}; got {name!r}")
-    local = data_dir if data_dir is not None else os.environ.get(DATA_DIR_ENV)
+    if data_dir is not None:
+        if not isinstance(data_dir, (str, os.PathLike)) or not str(data_dir):
+            raise TypeError(f"data_dir must be a directory (str or pathlib.Path) or None; got "
+                            f"{type(data_dir).__name__} {data_dir!r}")
+        return _verified_local(name, Path(data_dir).expanduser(), "data_dir")
+    local = os.environ.get(DATA_DIR_ENV)
     if local:
         return _verified_local(name, Path(local).expanduser())
 
@@ -248,7 +266,8 @@ def data_path(name: str, *, data_dir: str | os.PathLike[str] | None = None,
         ) from exc
 
 
-def load_running(*, data_dir: str | os.PathLike[str] | None = None) -> Running:
+def load_running(*, data_dir: str | os.PathLike[str] | None = None,
+                 deadline: float | None = None) -> Running:
     """Load van den Bogert's simulated running trial with its true joint loads.
 
     Parameters
@@ -256,6 +275,9 @@ def load_running(*, data_dir: str | os.PathLike[str] | None = None) -> Running:
     data_dir : str or path-like, optional
         Directory holding ``all.kin``, ``all.frc``, ``all.fmg`` and ``all.mom``; defaults
         to ``BMC_DATA_DIR``, then to a download into the user's cache.
+    deadline : float, optional
+        Longest time the downloads of all four files may take together [s]; default
+        :data:`DOWNLOAD_DEADLINE` (60 s).
 
     Returns
     -------
@@ -287,7 +309,9 @@ def load_running(*, data_dir: str | os.PathLike[str] | None = None) -> Running:
     >>> run.markers.shape, run.freq  # doctest: +SKIP
     ((6001, 8), 10000.0)
     """
-    paths = {name: data_path(name, data_dir=data_dir) for name in REGISTRY}
+    limit = DOWNLOAD_DEADLINE if deadline is None else positive(deadline, "deadline", unit="s")
+    stop = time.monotonic() + limit  # one deadline for the four files together
+    paths = {name: _data_path(name, data_dir, stop, limit) for name in REGISTRY}
     kin = np.loadtxt(paths["all.kin"])
     frc = np.loadtxt(paths["all.frc"])
     fmg = np.loadtxt(paths["all.fmg"])

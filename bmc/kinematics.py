@@ -256,9 +256,9 @@ def joint_rates_2link(
     if np.any(singular):
         where = tuple(int(i) for i in np.argwhere(singular)[0])
         raise ValueError(
-            f"the two-link chain is at a singular posture (sin q2 = 0: fully extended or "
-            f"folded) at index {where}; joint rates are not defined by the endpoint motion "
-            "there (they grow without bound as the posture is approached)"
+            f"q [rad] must keep the two-link chain off a singular posture; got sin q2 = 0 "
+            f"(fully extended or folded) at index {where}; joint rates are not defined by "
+            "the endpoint motion there (they grow without bound as the posture is approached)"
         )
     inv = np.stack([np.stack([jac[..., 1, 1], -jac[..., 0, 1]], -1),
                     np.stack([-jac[..., 1, 0], jac[..., 0, 0]], -1)], -2) / det[..., None, None]
@@ -414,6 +414,10 @@ def minimum_jerk_reach_2link(
     >>> q.shape, bool(np.allclose(qd[[0, -1]], 0.0))
     ((5, 2), True)
     """
+    for name, point in (("p0", p0), ("pf", pf)):
+        if np.shape(as_array(point, name, unit="m")) != (2,):
+            raise ValueError(f"{name} [m] must be one planar point (x, y); got shape "
+                             f"{np.shape(point)}")
     p, v, a = minimum_jerk(p0, pf, duration, t)
     if p.shape[1:] != (2,):
         raise ValueError(f"p0 and pf [m] must be planar points (x, y); got shape {p.shape[1:]}")
@@ -422,8 +426,9 @@ def minimum_jerk_reach_2link(
     except ValueError as exc:
         if "out of reach" not in str(exc):
             raise
-        raise ValueError(f"the straight path from p0 to pf [m] leaves the chain's reach: "
-                         f"{exc}; move p0 or pf within reach") from None
+        raise ValueError(f"p0 and pf [m] must be joined by a straight path within the "
+                         f"chain's reach; got a path that leaves it: {exc}; move p0 or pf "
+                         "within reach") from None
     qd, qdd = joint_rates_2link([l1, l2], q, v, a)
     return q, qd, qdd
 
@@ -460,7 +465,9 @@ def segment_angle(proximal: ArrayLike, distal: ArrayLike) -> np.ndarray:
         ) from None
     lengths = np.hypot(d[..., 0], d[..., 1])
     if np.any(lengths == 0):
-        raise ValueError("proximal and distal markers coincide in some frame(s): no angle")
+        where = tuple(int(i) for i in np.argwhere(lengths == 0)[0])
+        raise ValueError("proximal and distal [m] must be distinct points; got points that "
+                         f"coincide at index {where}: no angle")
     angle = np.arctan2(d[..., 1], d[..., 0])
     return np.unwrap(angle, axis=0) if angle.ndim else angle
 
@@ -489,6 +496,7 @@ def cross2(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     # Types and shapes first; finiteness from the result, one scan instead of two.
     a = as_array(a, "a", last=2, finite=False)
     b = as_array(b, "b", last=2, finite=False)
+    frames(("a", a, 1), ("b", b, 1))
     with np.errstate(over="ignore", invalid="ignore"):
         out = cross(a, b)
     if not np.isfinite(out).all():

@@ -112,8 +112,10 @@ def _inputs(model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike,
             grf: ArrayLike) -> tuple[np.ndarray, ...]:
     q, qd, qdd = _model(model).check_state(q=phi, qd=phid, qdd=phidd)
     load = as_array(grf, "grf", unit="N m, N, N", last=3)
-    frames(("phi", q, 1), ("grf", load, 1), equal=True)
-    return q, qd, qdd, load
+    lead = frames(("phi", q, 1), ("grf", load, 1), equal=True)
+    # one frame of either goes with the N frames of the other
+    q, qd, qdd = (np.broadcast_to(x, lead + x.shape[-1:]) for x in (q, qd, qdd))
+    return q, qd, qdd, np.broadcast_to(load, lead + (3,))
 
 
 def newton_euler(
@@ -325,8 +327,9 @@ def _information(cov: ArrayLike, m: int,
     if full and np.count_nonzero(cov) == np.count_nonzero(var):  # diagonal matrices
         full = False
     if np.isnan(cov).any() or np.any(var <= 0):
+        bad = cov[np.isnan(cov)] if np.isnan(cov).any() else var[var <= 0]
         raise ValueError("cov must have positive variances (use np.inf or `available` to "
-                         "drop a channel) and no NaN")
+                         f"drop a channel) and no NaN; got {float(bad.ravel()[0])!r}")
     mask = np.isfinite(var)
     if available is not None:
         avail = np.asarray(available)
@@ -576,7 +579,8 @@ def estimate_bias(
                   for i in range(nb)], axis=-1)
     scale = np.abs(schur).max(axis=(-2, -1), initial=0.0)
     if np.any(scale == 0) or np.any(np.linalg.cond(schur) > 1e14):
-        raise ValueError("the stacked system is singular: the biases are not identifiable")
+        raise ValueError("B (the bias columns) must leave the biases identifiable; got a "
+                         "singular stacked system: drop a bias column or add frames")
     beta = np.linalg.solve(schur, t[..., None])[..., 0]                   # (G, nb)
     tau = k_r - np.einsum("fpi,fi->fp", k_b, beta[index])
     return BiasResult(tau, beta)
@@ -635,7 +639,9 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
     """
     gain = as_array(gain, "gain")
     cov = as_array(cov, "cov")
-    if cov.shape[-1] != gain.shape[-1]:
+    if gain.ndim < 2:
+        raise ValueError(f"gain must have shape (..., p, m); got shape {gain.shape}")
+    if cov.ndim < 1 or cov.shape[-1] != gain.shape[-1]:
         raise ValueError(f"cov must match gain's {gain.shape[-1]} columns; got {cov.shape}")
     full = cov.ndim >= 2 and cov.shape[-2] == cov.shape[-1]
     var = np.diagonal(cov, axis1=-2, axis2=-1) if full else cov
@@ -643,11 +649,12 @@ def error_covariance(gain: ArrayLike, cov: ArrayLike) -> np.ndarray:
         raise ValueError(
             f"cov must hold variances (squared units, >= 0); got a negative variance "
             f"{float(var[var < 0][0]):g}: pass the squares of the standard deviations")
-    if full and np.any(np.linalg.eigvalsh((cov + np.swapaxes(cov, -1, -2)) / 2)
-                       < -1e-9 * np.max(np.abs(var), initial=0.0)):
-        raise ValueError("cov must be a covariance matrix (symmetric positive semi-definite); "
-                         "its smallest eigenvalue is negative: check the signs of the "
-                         "covariances")
+    if full:
+        smallest = np.linalg.eigvalsh((cov + np.swapaxes(cov, -1, -2)) / 2).min()
+        if smallest < -1e-9 * np.max(np.abs(var), initial=0.0):
+            raise ValueError("cov must be a covariance matrix (symmetric positive "
+                             f"semi-definite); got a smallest eigenvalue of {smallest:.3g}: "
+                             "check the signs of the covariances")
     if cov.ndim < 2 or cov.shape[-2] != cov.shape[-1]:
         cov = cov[..., None, :] * np.eye(cov.shape[-1])
     return gain @ cov @ np.swapaxes(gain, -1, -2)
@@ -789,8 +796,13 @@ def propagated_covariance(
     tau = model.inverse_dynamics(phi, phid, meas.phidd) if tau is None else as_array(
         tau, "tau", unit="N m", last=model.m // 2
     )
-    gains = meas.stack(meas.gains())
     n_f = phi.shape[0]
+    if tau.ndim == 1:
+        tau = np.broadcast_to(tau, (n_f, tau.size))
+    if tau.shape[0] != n_f:
+        raise ValueError(f"tau [N m] must have one row per stacked frame of meas (R * N = "
+                         f"{n_f}), or be one row; got shape {tau.shape}")
+    gains = meas.stack(meas.gains())
     select = np.zeros((3 + k, 3 * k))
     select[3:, 2 * k:] = np.eye(k)  # the measured accelerations enter e directly
     jac = np.zeros((n_f, 3 + k, 3 * k)) + select

@@ -313,7 +313,8 @@ class PlanarModel:
         """Index of a segment given by name or index."""
         if isinstance(segment, str):
             if segment not in self._names:
-                raise ValueError(f"unknown segment {segment!r}; the segments are {self._names}")
+                raise ValueError(f"segment must be one of the segments {self._names} (or an "
+                                 f"index); got the unknown segment {segment!r}")
             return self._names.index(segment)
         i = integer(segment, "segment", what="index or name of a segment")
         if not 0 <= i < self.n:
@@ -354,17 +355,21 @@ class PlanarModel:
         """Return the indices into ``lambda`` (x, y per joint) of the joints (default all)."""
         if joints is None:
             return np.arange(self.m)
+        if isinstance(joints, (str, bytes)) or not hasattr(joints, "__iter__"):
+            raise TypeError(f"joints must be a list of joint names or indices (or None for "
+                            f"all); got {type(joints).__name__} {joints!r}")
         idx = []
         for jnt in joints:
             if isinstance(jnt, str):
                 if jnt not in self._joint_names:
-                    raise ValueError(f"unknown joint {jnt!r}; the joints are {self._joint_names}")
+                    raise ValueError(f"joints must name joints of {self._joint_names} (or give "
+                                     f"indices); got the unknown joint {jnt!r}")
                 j = self._joint_names.index(jnt)
             else:
                 j = integer(jnt, "joints", what="index or name of a joint")
                 if not 0 <= j < self.kernel.nj:
-                    raise ValueError(f"joint index must be in 0..{self.kernel.nj - 1}; "
-                                     f"got {jnt!r}")
+                    raise ValueError(f"joints must hold joint indices in 0..{self.kernel.nj - 1}"
+                                     f" (or names); got {jnt!r}")
             idx += [2 * j, 2 * j + 1]
         return np.asarray(idx, dtype=int)
 
@@ -396,7 +401,7 @@ class PlanarModel:
                                                               "contact_moment", unit="N m")
         if where is None and (force is not None or moment is not None):
             raise ValueError("contact_point=(segment, distance [m]) is required with "
-                             "contact_force or contact_moment")
+                             "contact_force or contact_moment; got contact_point=None")
         return where, force, moment
 
     # ------------------------------------------------------------------ kinematics

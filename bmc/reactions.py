@@ -326,6 +326,12 @@ def motion_reactions(motion: Trial, *, contact_force: ArrayLike | None = None,
     augmented, classical : numpy.ndarray, shape (N, 2 * len(joints))
         Eq. (2.10) and eq. (2.11) [N].
     """
+    missing = [a for a in ("model", "q", "qd", "qdd", "contact_point", "contact_force")
+               if not hasattr(motion, a)]
+    if missing:
+        raise TypeError("motion must be a trial with model, q, qd, qdd, contact_point and "
+                        "contact_force (e.g. bmc.models.somersault.somersault_motion()); got "
+                        f"{type(motion).__name__} without {', '.join(missing)}")
     model = motion.model
     R = motion.contact_force if contact_force is None else contact_force
     idr = model.contact_inverse_dynamics(motion.q, motion.qd, motion.qdd,
@@ -388,6 +394,23 @@ class SymbolicModel:
 
     def reactions(self, h: Any, columns: Sequence[int] | None = None) -> Any:
         """Return eq. (2.10), ``Z^T (h - M_p (D qdd + gamma))``, for the chosen columns of Z."""
+        if columns is not None:
+            from bmc._validation import integer
+
+            if isinstance(columns, (str, bytes)) or not hasattr(columns, "__iter__"):
+                raise TypeError(f"columns must be a sequence of column indices of Z; got "
+                                f"{columns!r}")
+            columns = [integer(c, "columns", what="column index of Z") for c in columns]
+            bad = [c for c in columns if not -self.E.shape[1] <= c < self.E.shape[1]]
+            if bad:
+                raise ValueError(f"columns must be indices of Z's {self.E.shape[1]} columns "
+                                 f"(0 to {self.E.shape[1] - 1}); got {bad[0]}")
+        from bmc._validation import sympy_object as _sympy
+
+        h = _sympy(h, "h", matrix=True)
+        if h.shape != (self.M.shape[0], 1):
+            raise ValueError(f"h (applied forces) must be a column of {self.M.shape[0]} "
+                             f"entries; got shape {h.shape}")
         E = self.E if columns is None else self.E[:, list(columns)]
         return E.T * (h - self.M * (self.D * self.qdd + self.gamma))
 
@@ -398,11 +421,11 @@ class SymbolicModel:
         ``q, qd, qdd`` are one frame, shape (k,), or ``N`` frames, shape (N, k); a matrix
         comes back as (..., rows, cols), a column vector as (..., rows).
         """
-        import sympy as sp
-
+        from bmc._validation import sympy_object as _sympy
         from bmc.symbolic import broadcast_lambdify
 
-        f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], sp.Matrix(expr).subs(self.params))
+        expr = _sympy(expr, "expr", matrix=True)
+        f = broadcast_lambdify([*self.q, *self.qd, *self.qdd], expr.subs(self.params))
 
         def evaluate(q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:
             cols = [np.moveaxis(as_array(x, name), -1, 0)
@@ -428,6 +451,12 @@ def symbolic_model(model: PlanarTree) -> SymbolicModel:
     """
     import sympy as sp
 
+    if not isinstance(model, PlanarTree):
+        raise TypeError("model must be a PlanarTree with a floating base (e.g. "
+                        f"bmc.models.human.human_model()); got {type(model).__name__}")
+    if not model.floating:
+        raise ValueError("model must have a floating base (the hip's x_H, y_H are its first "
+                         "coordinates); got a tree fixed at its base")
     n = model.n
     q = sp.Matrix(sp.symbols(f"x_H y_H phi1:{n + 1}"))
     qd = sp.Matrix(sp.symbols(f"xd_H yd_H phid1:{n + 1}"))

@@ -28,6 +28,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from bmc._validation import BMCWarning, as_array, integer, number, positive
+from bmc._validation import cutoff_frequency as _cutoff
+from bmc._validation import filter_order as _order
 
 __all__ = [
     "BMCWarning",
@@ -113,22 +115,6 @@ def derivative(x: ArrayLike, dt: float, *, n: int = 1) -> np.ndarray:
     return out
 
 
-def _check_cutoff(cutoff: float, freq: float, name: str = "cutoff") -> float:
-    fc = positive(cutoff, name, unit="Hz")
-    if fc >= freq / 2:
-        hint = ("; if it is in rad/s, divide by 2 pi" if fc / (2 * np.pi) < freq / 2 else
-                "; if freq is in kHz, give it in Hz" if fc < freq * 500 else "")
-        raise ValueError(
-            f"{name} [Hz] must be below the Nyquist frequency freq/2 = {freq / 2:g} Hz; "
-            f"got {fc:g} Hz{hint}"
-        )
-    return fc
-
-
-def _check_order(order: int) -> int:
-    return integer(order, "order", minimum=1, what="of one filter pass")
-
-
 def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.ndarray:
     r"""Zero-lag Butterworth low-pass filter along axis 0 (time).
 
@@ -180,8 +166,8 @@ def lowpass(x: ArrayLike, freq: float, cutoff: float, *, order: int = 2) -> np.n
     from scipy.signal import butter, sosfiltfilt
 
     fs = positive(freq, "freq", unit="Hz")
-    fc = _check_cutoff(cutoff, fs)
-    k = _check_order(order)
+    fc = _cutoff(cutoff, fs)
+    k = _order(order)
     arr = _signal(x, "x", 3 * (k + 1) + 1)
     sos = butter(k, fc / (fs / 2.0), output="sos")
     # sosfiltfilt's default padding, 3 (2 sections + 1 - trailing zeros), equals filtfilt's
@@ -283,7 +269,7 @@ def residual_analysis(
             f"cutoffs [Hz] must be at least 3 increasing frequencies; got {fcs!r:.80}"
         )
     for fc in (fcs[0], fcs[-1]):
-        _check_cutoff(fc, fs, "cutoffs")
+        _cutoff(fc, fs, "cutoffs")
     start = (0.5 * (fcs[0] + fcs[-1]) if fit_from is None
              else number(fit_from, "fit_from", unit="Hz"))
     fit = fcs >= start
@@ -292,7 +278,7 @@ def residual_analysis(
             f"fit_from [Hz] must leave at least 2 cut-offs for the line fit; got {start:g} Hz "
             f"with cutoffs up to {fcs[-1]:g} Hz"
         )
-    arr = _signal(x, "x", 3 * (_check_order(order) + 1) + 1)
+    arr = _signal(x, "x", 3 * (_order(order) + 1) + 1)
     res = np.stack([rmse(lowpass(arr, fs, fc, order=order), arr) for fc in fcs])
     flat = res.reshape(len(fcs), -1)
     slope, intercept = np.polyfit(fcs[fit], flat[fit], 1)

@@ -205,8 +205,8 @@ def _check_rhs(fun: Callable[..., Any], t0: float, y0: np.ndarray,
         ) from exc
     if out is None:
         raise ValueError(
-            "fun(t, y, *args) returned None; it must return dy/dt, an array with the "
-            f"shape of y0 {y0.shape} (did you forget the return statement?)"
+            "fun(t, y, *args) must return dy/dt, an array with the shape of y0 "
+            f"{y0.shape}; got None (did you forget the return statement?)"
         )
     try:
         arr = np.asarray(out, dtype=float)

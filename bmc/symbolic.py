@@ -37,6 +37,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.simplify.fu import TR8
 
 from bmc import constants
+from bmc._validation import sympy_object as _sympy
 
 __all__ = [
     "Derivation",
@@ -119,8 +120,14 @@ def _unit(angle: sp.Expr) -> sp.Matrix:
 
 def _plain(q: Sequence) -> tuple[dict, dict]:
     """Map ``q(t)`` and its derivatives to plain symbols, and back."""
+    if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
+        raise TypeError("q must be a sequence of the coordinates q(t) (sympy functions of t); "
+                        f"got {type(q).__name__} {q!r}")
     forward = {}
     for i, v in enumerate(q):
+        if not isinstance(v, sp.Basic):
+            raise TypeError(f"q[{i}] must be a coordinate q(t) (a sympy function of t); got "
+                            f"{type(v).__name__} {v!r}")
         forward[v.diff(t, 2)] = sp.Dummy(f"qdd{i}")
         forward[v.diff(t)] = sp.Dummy(f"qd{i}")
         forward[v] = sp.Dummy(f"q{i}")
@@ -154,8 +161,13 @@ def tidy(expr: sp.Expr | sp.Matrix, q: Sequence, *, factor: bool = False):
     if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
         raise TypeError(f"q must be a sequence of the coordinates q(t) (sympy functions of t); "
                         f"got {type(q).__name__}")
+    expr = _sympy(expr, "expr")
+    for i, v in enumerate(q):
+        if not isinstance(v, sp.Basic):
+            raise TypeError(f"q[{i}] must be a coordinate q(t) (a sympy function of t); got "
+                            f"{type(v).__name__} {v!r}")
     forward, back = _plain(q)
-    return _canonical(sp.sympify(expr).xreplace(forward), factor=factor).xreplace(back)
+    return _canonical(expr.xreplace(forward), factor=factor).xreplace(back)
 
 
 def _canonical(expr, *, factor: bool = False):
@@ -256,13 +268,22 @@ class Derivation:
         g: float = constants.G,
     ) -> dict:
         """Return a substitution dictionary for numerical parameter values (SI units)."""
+        from bmc._validation import as_array, gravity
+
         values = {}
-        for syms, vals in ((self.L, lengths), (self.d, com), (self.m, masses),
-                           (self.I, inertias)):
-            if len(vals) != self.n:
-                raise ValueError(f"expected {self.n} value(s) per parameter; got {len(vals)}")
-            values.update(zip(syms, map(float, vals), strict=True))
-        values[self.g] = float(g)
+        for name, syms, vals, unit, zero in (
+                ("lengths", self.L, lengths, "m", False), ("com", self.d, com, "m", True),
+                ("masses", self.m, masses, "kg", False),
+                ("inertias", self.I, inertias, "kg m^2", True)):
+            arr = np.atleast_1d(as_array(vals, name, unit=unit))
+            if arr.shape != (self.n,):
+                raise ValueError(f"{name} [{unit}] must have {self.n} value(s), one per link; "
+                                 f"got shape {np.shape(vals)}")
+            if np.any(arr < 0) or (not zero and np.any(arr == 0)):
+                need = "non-negative" if zero else "positive"
+                raise ValueError(f"{name} [{unit}] must all be {need}; got {arr.tolist()}")
+            values.update(zip(syms, arr.tolist(), strict=True))
+        values[self.g] = gravity(g)
         return values
 
 
@@ -305,9 +326,29 @@ def _geometry(phi: list, lengths: tuple, com: tuple) -> tuple[list, list, sp.Mat
     return joints, coms, joints[-1]
 
 
-def _check_n(n: int) -> int:
-    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+#: Most links each derivation takes: the cost grows about five-fold per link (CPU on the
+#: course's 2-core machine under load: Newton-Euler 1.4 s for 3 links, 6 s for 4;
+#: Lagrange 3 s for 3 links, 9 s for 4), and a call must answer within 10 s.
+MAX_LINKS = {"newton_euler_equations": 4, "lagrange_equations": 3}
+
+
+def _check_n(n: int, method: str) -> int:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
+        raise TypeError(f"n (number of links) must be an integer; got {type(n).__name__} "
+                        f"{n!r}")
+    if n < 1:
         raise ValueError(f"n (number of links) must be a positive integer; got {n!r}")
+    most = MAX_LINKS[method]
+    if n > most:
+        raise ValueError(
+            f"n (number of links) must be at most {most} for {method}, whose symbolic "
+            f"derivation takes about three to five times longer per link (at most {most}, "
+            f"so that it answers within 10 s); got {n}. For more links use the numeric "
+            "bmc.chain.PlanarChain (mass matrix, inverse and forward dynamics of any number "
+            "of links in milliseconds)"
+            + ("" if method == "newton_euler_equations" else
+               f", or newton_euler_equations(n) up to {MAX_LINKS['newton_euler_equations']} "
+               "links"))
     return int(n)
 
 
@@ -343,7 +384,7 @@ def newton_euler_equations(
     >>> arm.M
     Matrix([[I + d**2*m]])
     """
-    n = _check_n(n)
+    n = _check_n(n, "newton_euler_equations")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, _ = _coordinates(n, coordinates)
     # Derive in plain symbols (fast), convert to functions of t at the end (for display).
@@ -410,7 +451,7 @@ def lagrange_equations(
     """
     from sympy.physics import mechanics as me  # slow to import: only when needed
 
-    n = _check_n(n)
+    n = _check_n(n, "lagrange_equations")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, phi = _coordinates(n, coordinates)
     frame_n = me.ReferenceFrame("N")
@@ -525,6 +566,14 @@ def decompose(
     M, C, G, E : sympy.Matrix
         Shapes (n, n), (n, 1), (n, 1), (n, 1).
     """
+    tau = _sympy(tau, "tau", matrix=True)
+    if not isinstance(g, sp.Symbol):
+        raise TypeError(f"g must be the sympy Symbol of gravity in tau; got {type(g).__name__} "
+                        f"{g!r}")
+    if isinstance(force, (str, bytes)) or not hasattr(force, "__iter__") or not all(
+            isinstance(f, sp.Symbol) for f in force):
+        raise TypeError("force must be the sympy Symbols of the external force (F_ex, F_ey); "
+                        f"got {force!r}")
     forward, back = _plain(q)
     tau = sp.Matrix(tau).xreplace(forward)
     qdd = sp.Matrix([forward[v.diff(t, 2)] for v in q])
@@ -553,6 +602,9 @@ def symbolically_equal(a: sp.Matrix | sp.Expr, b: sp.Matrix | sp.Expr) -> bool:
     >>> symbolically_equal(sp.sin(x)**2 + sp.cos(x)**2, 1)
     True
     """
+    a, b = _sympy(a, "a"), _sympy(b, "b")
+    if isinstance(a, sp.MatrixBase) != isinstance(b, sp.MatrixBase):
+        return False  # a matrix is never equal to a scalar
     if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
         a, b = sp.Matrix(a), sp.Matrix(b)
         if a.shape != b.shape:
@@ -597,6 +649,12 @@ def broadcast_lambdify(args: Sequence, expr: sp.Matrix | sp.Expr) -> Callable[..
     if isinstance(args, (str, bytes)) or not hasattr(args, "__iter__"):
         raise TypeError(f"args must be a sequence of the sympy symbols the expression takes; "
                         f"got {type(args).__name__}")
+    args = list(args)
+    for i, arg in enumerate(args):
+        if not isinstance(arg, sp.Basic) or arg.is_number:
+            raise TypeError(f"args[{i}] must be a SymPy symbol or function of time (what the "
+                            f"expression depends on); got {type(arg).__name__} {arg!r}")
+    expr = _sympy(expr, "expr")
     matrix = isinstance(expr, sp.MatrixBase)
     shape = expr.shape if matrix else ()
     entries = list(expr) if matrix else [expr]

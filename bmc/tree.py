@@ -124,7 +124,7 @@ class PlanarTree(PlanarModel):
             raise TypeError(f"names must be a sequence of segment names (str); got {names!r}")
         names = tuple(names)
         if not names:
-            raise ValueError("names must list at least one segment")
+            raise ValueError("names must list at least one segment; got an empty sequence")
         up = as_array(direction, "direction", ndim=1)
         if up.shape != (len(names),) or not np.all(np.isin(up, (-1.0, 1.0))):
             raise ValueError(f"direction must be +1 or -1 per segment ({len(names)} values); "

@@ -110,7 +110,7 @@ def test_bad_inputs():
         am.segment("thigh", body_mass=70.0, height=1.7, sex="male")
     with pytest.raises(ValueError, match="body_mass \\[kg\\] must be a finite positive"):
         am.segment("thigh", body_mass=-70.0, height=1.7)
-    with pytest.raises(ValueError, match="table must be"):
+    with pytest.raises(ValueError, match=r"name \(the table\) must be"):
         am.table("winter")
     with pytest.raises(TypeError, match="non-empty sequence of Segment"):
         am.combine([], name="x")

@@ -76,7 +76,7 @@ CASES = [
     case(kin.minimum_jerk_profile, ValueError, "s", s=[0.2, np.nan]),
     case(kin.cross2, ValueError, "a", a=np.array([[0.0, 1.0], [np.nan, 0.0]])),
     case(kin.cross2, ValueError, "b", b=[0.0, np.inf]),
-    case(kin.cross2, FloatingPointError, "overflowed", a=[1e200, 0.0], b=[0.0, 1e200]),
+    case(kin.cross2, ValueError, "a", a=[1e200, 0.0], b=[0.0, 1e200]),  # was an overflow
     case(kin.segment_angle, ValueError, "distal", distal=[np.nan, 1.0]),
     # wrong signs
     case(kin.forward_kinematics, ValueError, "lengths", lengths=[0.3, -0.25]),

@@ -42,12 +42,13 @@ CASES = [
     case(standing.simulate_sway, ValueError, "seed", seed=-1),
     case(standing.simulate_sway, ValueError, "duration", duration=-1.0),
     case(standing.simulate_sway, ValueError, "freq", freq=np.inf),
+    # cost: 73 kHz (Hz given for mHz) ran for minutes; refused before integrating
+    case(standing.simulate_sway, ValueError, "freq", freq=73_045.0),
+    case(standing.simulate_sway, ValueError, "duration", duration=4000.0),
     case(standing.measure, ValueError, "realisations", realisations=0),
     case(standing.measure, ValueError, "marker_noise", marker_noise=-0.01),
     case(MODEL.inverse_dynamics, ValueError, "phid", qd=np.zeros(4)),
     case(MODEL.inverse_dynamics, ValueError, "phidd", qdd=[np.nan, 0, 0]),
-    # units: 27 (degrees) was taken as 27 rad
-    case(standing.FourSegmentModel, ValueError, "foot_angle", foot_angle=27.0),
 ]
 
 
@@ -59,8 +60,16 @@ def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
 
 
 def test_foot_angle_in_degrees_is_named():
-    with pytest.raises(ValueError, match=r"degrees: pass 0\.4712"):
-        standing.FourSegmentModel(foot_angle=27.0)
+    # 27 (degrees) was taken as 27 rad silently; any angle is a valid geometry, so the
+    # guard warns, naming the likely unit, and never refuses (issue 34: 2.67 rad was refused)
+    from bmc._validation import BMCWarning
+
+    with pytest.warns(BMCWarning, match=r"foot_angle.*degrees: pass 0\.4712"):
+        model = standing.FourSegmentModel(foot_angle=27.0)
+    assert model.foot_angle == 27.0
+    with pytest.warns(BMCWarning, match="foot_angle"):
+        backwards = standing.FourSegmentModel(foot_angle=2.67)  # the ankle behind the heel
+    assert backwards.ankle[0] < 0
 
 
 def test_valid_input_gives_finite_output(rng):

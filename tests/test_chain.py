@@ -261,7 +261,7 @@ def test_bad_states_raise_clear_errors():
     arm = PlanarChain([0.3, 0.35], [0.13, 0.15], [2.0, 1.5], [0.02, 0.018])
     with pytest.raises(ValueError, match=r"q \[rad\] must have trailing shape \(2,\)"):
         arm.mass_matrix([0.1, 0.2, 0.3])
-    with pytest.raises(ValueError, match=r"qd \[rad/s\] contains 1 non-finite"):
+    with pytest.raises(ValueError, match=r"qd \[rad/s\] must be finite; got 1 non-finite"):
         arm.velocity_terms([0.1, 0.2], [np.nan, 0.0])
     with pytest.raises(ValueError, match=r"F \[N\] must have trailing shape \(2,\)"):
         arm.external_terms([0.1, 0.2], [1.0, 2.0, 3.0])

@@ -219,7 +219,8 @@ def test_lower_limb_rejects_nan(small):
     markers, grf, seg, _ = small
     bad = markers.copy()
     bad[7, 3] = np.nan
-    with pytest.raises(ValueError, match=r"markers \[m\] contains 1 non-finite.*\(7, 3\)"):
+    with pytest.raises(ValueError,
+                       match=r"markers \[m\] must be finite; got 1 non-finite.*\(7, 3\)"):
         newton_euler.lower_limb(bad, grf, 100.0, seg)
     bad = grf.copy()
     bad[2, 0] = np.inf

@@ -233,7 +233,7 @@ def test_noisy_contact_force_2_10_vs_2_11_closed_form(motion):
 def test_bad_inputs(model):
     with pytest.raises(ValueError, match=r"q \[m, rad\] must have trailing shape \(9,\)"):
         model.jacobian_q(np.zeros(8))
-    with pytest.raises(ValueError, match="unknown joint 'wrist'"):
+    with pytest.raises(ValueError, match="got the unknown joint 'wrist'"):
         rx.reactions_augmented(model, np.zeros(9), np.zeros(9), np.zeros(9),
                                np.zeros(21), joints=["wrist"])
     with pytest.raises(ValueError, match="contact_point=.*is required"):

@@ -48,7 +48,7 @@ def test_euler_exact_on_decay_and_t_eval_interpolates():
 def test_rhs_checked_before_integration():
     with pytest.raises(ValueError, match=r"returned shape \(3,\).*y0 has shape \(2,\)"):
         simulate(lambda t, y: np.zeros(3), (0, 1), [0.0, 0.0])
-    with pytest.raises(ValueError, match="returned None"):
+    with pytest.raises(ValueError, match="must return dy/dt.*got None"):
         simulate(lambda t, y: None, (0, 1), [0.0])
     with pytest.raises(ValueError, match="non-finite"):
         simulate(lambda t, y: np.full(1, np.nan), (0, 1), [0.0])

@@ -191,8 +191,38 @@ def test_noise_gains_equal_appendix_b_integrals():
     # eq. (B5): variance = mean of |H|^2 over the unit circle (Parseval); far from the ends
     np.testing.assert_allclose(gains[n // 2, 0, 0], power.mean(), rtol=1e-6)
     np.testing.assert_allclose(gains[n // 2, 2, 2], (power * second).mean(), rtol=1e-6)
-    with pytest.raises(ValueError, match="n_frames must be an integer >= 16"):
+    with pytest.raises(ValueError,
+                       match=r"n_frames \(number of samples\) must be an integer from 16"):
         standing.noise_gains(8, freq)
+
+
+def test_noise_gains_equal_the_dense_operator_and_stay_bounded():
+    import tracemalloc
+
+    from bmc.signals import derivative, lowpass
+
+    # the truth: the whole operator (identity through the filter), O(N^2) memory, at a
+    # size where the short-record algorithm copies inner rows (700 > 2 x 170 + 1)
+    freq, n = 60.0, 700
+    l0 = lowpass(np.eye(n), freq, 5.0, order=3)
+    ops = np.stack([l0, derivative(l0, 1 / freq, n=1), derivative(l0, 1 / freq, n=2)])
+    dense = np.einsum("akn,bkn->kab", ops, ops)
+    gains = standing.noise_gains(n, freq)
+    # the filter forgets the ends to 1e-17 beyond 170 samples: round-off agreement
+    np.testing.assert_allclose(gains, dense, rtol=1e-12, atol=1e-12 * np.abs(dense).max())
+    # 1e5 frames (the dense operator needs 240 GB): memory is the result (7.2 MB) plus
+    # work bounded by 64 MB, as the docstring states
+    tracemalloc.start()
+    try:
+        big = standing.noise_gains(100_000, freq)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert big.shape == (100_000, 3, 3) and np.all(np.isfinite(big))
+    assert peak < 72e6, f"noise_gains(1e5) peaked at {peak / 1e6:.0f} MB"
+    np.testing.assert_array_equal(big[50_000], gains[350])
+    with pytest.raises(ValueError, match="cutoff.*raise cutoff to at least"):
+        standing.noise_gains(1000, 1000.0, cutoff=0.1)  # a filter memory of ~1e5 samples
 
 
 def test_sway_holds_the_posture_it_is_given(kuo_model):

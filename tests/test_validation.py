@@ -49,8 +49,8 @@ def test_first_non_finite_value_is_located():
     x[4, 0] = np.nan
     assert v.first_nonfinite(x) == (3, 1)
     assert v.first_nonfinite(np.zeros(4)) is None
-    with pytest.raises(ValueError, match=r"x \[m\] contains 2 non-finite .*\(inf\) at index "
-                                         r"\(3, 1\)"):
+    with pytest.raises(ValueError, match=r"x \[m\] must be finite; got 2 non-finite .*\(inf\) "
+                                         r"at index \(3, 1\)"):
         v.as_array(x, "x", unit="m")
 
 
@@ -91,8 +91,8 @@ def test_plausible_names_the_unit_meant_or_says_no_human():
 
 def test_allocation_refuses_before_allocating_and_gives_the_figure():
     assert v.allocation(1000, 4, "dt") == 1000
-    with pytest.raises(ValueError, match=r"^dt \[s\] would need 1e\+10 steps x 4 value\(s\) = "
-                                         r"298 GiB"):
+    with pytest.raises(ValueError, match=r"^dt \[s\] must ask for at most 2 GiB of memory; "
+                                         r"got 1e\+10 steps x 4 value\(s\) = 298 GiB"):
         v.allocation(1e10, 4, "dt [s]", what="steps")
     with pytest.raises(ValueError, match="inf steps"):
         v.allocation(np.inf, 1, "dt", what="steps")

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bmc.checks._values import element_kind, real_number
+
 __all__ = [
     "IncorrectAnswer",
     "PLACEHOLDER_ID",
@@ -65,11 +67,20 @@ class Problem:
         object.__setattr__(self, "_topic", topic)
         object.__setattr__(self, "_title", title)
         object.__setattr__(self, "_practice", practice)
+        from bmc._validation import real_array
+
+        if isinstance(entries, (str, bytes)) or not isinstance(entries, Iterable):
+            raise TypeError("entries must be a sequence of (name, value, unit, meaning) "
+                            f"tuples; got {type(entries).__name__} {entries!r}")
         frozen = {}
-        for name, value, unit, meaning in entries:
-            arr = np.array(value)
-            if arr.dtype.kind not in "iu":  # integers (sample indices) stay integers
-                arr = arr.astype(float)
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, (tuple, list)) or len(entry) != 4:
+                raise ValueError(f"entries[{i}] must be a (name, value, unit, meaning) tuple; "
+                                 f"got {entry!r}")
+            name, value, unit, meaning = entry
+            arr = np.array(value) if not isinstance(value, (str, bytes)) else None
+            if arr is None or arr.dtype.kind not in "iu":  # sample indices stay integers
+                arr = real_array(value, f"entries[{i}] ({name!r} [{unit}])")
             arr.setflags(write=False)
             frozen[name] = (arr, unit, meaning)
         object.__setattr__(self, "_entries", frozen)
@@ -127,6 +138,14 @@ class Problem:
         unknown = sorted(set(changes) - set(self._entries))
         if unknown:
             raise AttributeError(f"problem {self._topic!r} has no quantity {unknown[0]!r}")
+        from bmc._validation import as_array
+
+        for name, value in changes.items():
+            arr, unit, _ = self._entries[name]
+            new = as_array(value, name, unit=unit)
+            if new.shape != arr.shape:
+                raise ValueError(f"{name} [{unit}] must have the shape of the original, "
+                                 f"{arr.shape}; got shape {new.shape}")
         entries = [(name, changes.get(name, arr), unit, meaning)
                    for name, (arr, unit, meaning) in self._entries.items()]
         title = f"{self._title} ({note})" if note else self._title
@@ -186,6 +205,23 @@ def register_problem(topic: str, title: str, build: Callable[..., Entries], *,
         random generator seeded by the topic and the student id, it returns keyword
         arguments for ``build``. The common data are ``build()`` with its defaults.
     """
+    if not isinstance(topic, str) or not topic:
+        raise TypeError(f"topic must be a non-empty str; got {topic!r}")
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str; got {type(title).__name__} {title!r}")
+    if not callable(build):
+        raise TypeError("build must be a function returning the entries (name, value, unit, "
+                        f"meaning); got {type(build).__name__} {str(build)[:60]}")
+    if variant is not None and not callable(variant):
+        raise TypeError("variant must be a function of a random generator, or None; got "
+                        f"{type(variant).__name__} {variant!r}")
+    if vary is not None and not isinstance(vary, dict):
+        raise TypeError(f"vary must be a dict of quantity name -> spread; got {vary!r}")
+    for name, spread in (vary or {}).items():
+        if not isinstance(spread, (int, float)) or isinstance(spread, bool) or \
+                not 0.0 <= spread < 1.0:
+            raise ValueError(f"vary[{name!r}] must be a relative spread from 0 to below 1; "
+                             f"got {spread!r}")
     _PROBLEM_SPECS[topic] = (title, build, dict(vary or {}), variant)
     for key in [k for k in _PROBLEM_CACHE if k[0] == topic]:
         _PROBLEM_CACHE.pop(key)
@@ -239,6 +275,9 @@ def student_data(student: str | None) -> Iterator[None]:
     student : str or None
         Student id; ``None`` or ``""`` for the common data.
     """
+    if student is not None and not isinstance(student, str):
+        raise TypeError(f"student must be a student id (a str) or None; got "
+                        f"{type(student).__name__} {student!r}")
     token = _STUDENT.set(student or "")
     try:
         yield
@@ -277,8 +316,7 @@ def problem(topic: str, student: str | None = None) -> Problem:
     >>> print(round(p.mass, 2), p.units()["mass"])
     1.54 kg
     """
-    if topic not in _PROBLEM_SPECS:
-        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    _check_topic(topic)
     if student is not None and not isinstance(student, str):
         raise ValueError(f"student must be your student id as a string, e.g. "
                          f"student=\"ab123\"; got {type(student).__name__} {student!r}")
@@ -295,7 +333,8 @@ def problem(topic: str, student: str | None = None) -> Problem:
             "STUDENT_ID is still the placeholder \"your student id\": write your own id, "
             "exactly as your instructor gave it (for example STUDENT_ID = \"ab123\"), and "
             "run this cell again. Your data are drawn from it; when your notebook is "
-            "graded, the id comes from the class list, not from this cell")
+            "graded, the id comes from the class list, not from this cell (got "
+            f"student={student!r})")
     if student is not None:
         _LAST_STUDENT = student.strip() or None  # later checks in this kernel use it too
     if forced is not None:
@@ -307,7 +346,11 @@ def problem(topic: str, student: str | None = None) -> Problem:
         title, build, vary, variant = _PROBLEM_SPECS[topic]
         params = {} if student is None or variant is None else variant(
             _student_rng(topic, student))
-        entries = build(**params)
+        entries = _built(topic, build, params)
+        unknown = sorted(set(vary) - {entry[0] for entry in entries})
+        if unknown:
+            raise ValueError(f"vary of exercise set {topic!r} names quantities that build "
+                             f"does not return; got {unknown}")
         if student is not None:
             entries = [(name, _scaled(topic, student, name, value, vary[name])
                         if name in vary else value, unit, meaning)
@@ -315,6 +358,28 @@ def problem(topic: str, student: str | None = None) -> Problem:
             title = f"{title} - data of student {student}"
         _PROBLEM_CACHE[key] = Problem(topic, title, entries)
     return _PROBLEM_CACHE[key]
+
+
+def _built(topic: str, build: Callable[..., Any], params: dict) -> list:
+    """Return the entries of ``build(**params)``, checked (a builder's error is named)."""
+    try:
+        entries = build(**params)
+        if isinstance(entries, Iterable) and not isinstance(entries, (str, bytes)):
+            entries = list(entries)
+        Problem(topic, "", entries)  # refuses entries of the wrong form, naming them
+    except Exception as exc:
+        kind = type(exc) if isinstance(exc, (TypeError, ValueError)) else ValueError
+        raise kind(f"build of exercise set {topic!r} (see register_problem) failed; got "
+                   f"{type(exc).__name__}: {exc}") from exc
+    return list(entries)
+
+
+def _check_topic(topic: Any) -> None:
+    if not isinstance(topic, str):
+        raise TypeError(f"topic must be the name of an exercise set (a str), one of "
+                        f"{problems()}; got {type(topic).__name__} {topic!r}")
+    if topic not in _PROBLEM_SPECS:
+        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
 
 
 def practice(topic: str) -> Problem:
@@ -339,8 +404,7 @@ def practice(topic: str) -> Problem:
     >>> practice("one_link").is_practice
     True
     """
-    if topic not in _PROBLEM_SPECS:
-        raise ValueError(f"topic must be one of {problems()}; got {topic!r}")
+    _check_topic(topic)
     if topic not in _PRACTICE_CACHE:
         title, build, _, _ = _PROBLEM_SPECS[topic]
         _PRACTICE_CACHE[topic] = Problem(topic, f"{title} - practice data (the course's "
@@ -351,6 +415,13 @@ def practice(topic: str) -> Problem:
 # --------------------------------------------------------------------------------------
 # Generic checks
 # --------------------------------------------------------------------------------------
+def _check_name(name: Any) -> None:
+    """Refuse a check's ``name`` that is not the answer's variable name (the author's slip)."""
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError("name must be the answer's variable name as text (e.g. \"T\"); got "
+                        f"{type(name).__name__} {name!r}")
+
+
 def _fail(name: str, what: str, hint: str = "") -> IncorrectAnswer:
     """Build the exception for a failed check."""
     message = f"{name} {what}"
@@ -375,7 +446,7 @@ def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
     if isinstance(answer, (bool, np.bool_, str)):
         raise _fail(name, f"must be a number [{unit or '-'}], not {type(answer).__name__} "
                     f"{answer!r}", hint)
-    kind = _element_kind(answer)
+    kind = element_kind(answer)
     if kind is not None:
         raise _fail(name, f"must be a real number or an array of real numbers "
                     f"[{unit or '-'}]; it holds {kind} ({str(answer)[:60]!r}): "
@@ -407,31 +478,6 @@ _KIND_ADVICE = {
     "booleans": "a comparison (==, <) gives True/False; store the number itself",
     "text": "remove the quotes around the number",
 }
-
-
-def _element_kind(answer: Any) -> str | None:
-    """Name what an answer holds that must never pass for a real number, else ``None``."""
-    if isinstance(answer, complex):  # also numpy's complex scalars
-        return "complex numbers"
-    try:
-        raw = np.asarray(answer)
-    except (TypeError, ValueError):
-        return None  # ragged or strange: the float conversion reports it
-    if raw.dtype.kind == "c":
-        return "complex numbers"
-    if raw.dtype.kind == "b":
-        return "booleans"
-    if raw.dtype.kind in "USV":
-        return "text"
-    if raw.dtype.kind == "O":
-        for item in raw.ravel():
-            if isinstance(item, complex):
-                return "complex numbers"
-            if isinstance(item, (bool, np.bool_)):
-                return "booleans"
-            if isinstance(item, (str, bytes)):
-                return "text"
-    return None
 
 
 def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e-3,
@@ -480,9 +526,13 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     >>> check_value("theta", [0.1, 0.2], [0.1, 0.2], unit="rad")
     True
     """
+    from bmc._validation import as_array
     from bmc.checks._diagnose import describe
 
-    exp = np.asarray(expected, dtype=float)
+    _check_name(name)
+    # the instructor's value: a mistake there is the author's, named as such (not the
+    # student's answer)
+    exp = as_array(expected, "expected", unit=unit)
     ans = _numeric(name, answer, shape=exp.shape, unit=unit, hint=hint)
 
     def close(a, b):
@@ -539,6 +589,15 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
     >>> check_sign("s", "negative", -3.2)
     True
     """
+    _check_name(name)
+    try:
+        finite = not isinstance(expected, (bool, np.bool_, str, bytes)) and \
+            math.isfinite(float(expected))
+    except (TypeError, ValueError):
+        finite = False
+    if not finite:
+        raise ValueError(f"expected (a quantity whose sign is the answer) must be a finite "
+                         f"real number; got {type(expected).__name__} {expected!r}")
     if _missing(answer):
         raise _fail(name, "has no answer yet: replace the `...` with +1, -1 or 0")
     if isinstance(answer, str):
@@ -548,7 +607,7 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
                         f"got {answer!r}")
         given = _SIGN_WORDS[key]
     else:
-        value = _real(answer)
+        value = real_number(answer)
         if value is None:
             raise _fail(name, f"must be +1, -1 or 0 (or 'positive', 'negative', 'zero'); got "
                         f"{type(answer).__name__} {str(answer)[:40]}: give a real number or "
@@ -599,7 +658,12 @@ def check_choice(name: str, answer: Any, expected: Any, *, choices: Iterable[Any
     >>> check_choice("formula", "2.10", "2.10", choices=["2.10", "2.11", "both"])
     True
     """
+    _check_name(name)
+    if isinstance(choices, (str, bytes)) or not isinstance(choices, Iterable):
+        raise TypeError(f"choices must be a list of the options; got {choices!r}")
     options = list(choices)
+    if not options or _normalise(expected) not in [_normalise(c) for c in options]:
+        raise ValueError(f"expected must be one of choices {options}; got {expected!r}")
     if _missing(answer):
         raise _fail(name, f"has no answer yet: choose one of {options}")
     norm = [_normalise(c) for c in options]
@@ -642,7 +706,17 @@ def check_set(name: str, answer: Any, expected: Iterable[Any], *, allowed: Itera
     >>> check_set("zero", {"C2"}, ["c2"], allowed=["C1", "C2"])
     True
     """
+    _check_name(name)
+    if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Iterable):
+        raise TypeError(f"allowed must be a list of the possible items; got {allowed!r}")
     options = list(allowed)
+    if isinstance(expected, (str, bytes)) or not isinstance(expected, Iterable):
+        raise TypeError(f"expected must be a collection of items of allowed; got "
+                        f"{type(expected).__name__} {expected!r}")
+    stray = {_normalise(e) for e in expected} - {_normalise(o) for o in options}
+    if stray:
+        raise ValueError(f"expected must hold only items of allowed {options}; got "
+                         f"{sorted(map(str, stray))}")
     if _missing(answer):
         raise _fail(name, f"has no answer yet: give a set of items from {options} (use "
                     "set() for none)")
@@ -712,6 +786,15 @@ def check_function(name: str, func: Any, cases: Sequence[Sequence[Any]],
     >>> check_function("square", lambda x: x * x, [(2.0,), (3.0,)], [4.0, 9.0])
     True
     """
+    _check_name(name)
+    if isinstance(cases, (str, bytes)) or not isinstance(cases, Sequence) or not cases or \
+            not all(isinstance(c, (tuple, list)) for c in cases):
+        raise TypeError("cases must be a non-empty list of argument tuples, e.g. [(1.0,), "
+                        f"(2.0,)]; got {cases!r}")
+    if isinstance(expected, (str, bytes)) or not isinstance(expected, Sequence) or \
+            len(expected) != len(cases):
+        raise ValueError(f"expected must hold one output per case ({len(cases)}); got "
+                         f"{expected!r}")
     if _missing(func):
         raise _fail(name, "is not defined yet: write the function")
     if not callable(func):
@@ -776,6 +859,7 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
     >>> check_form("T", 3.2, unit="N m")
     True
     """
+    _check_name(name)
     if kind == "value":
         _numeric(name, answer, shape=shape, unit=unit, hint=hint)
     elif kind == "sign":
@@ -783,6 +867,9 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
                    hint=hint)
     elif kind in ("choice", "set"):
         options = list(choices or [])
+        if not options:
+            raise ValueError(f"choices must list the options of a {kind} answer; got "
+                             f"{choices!r}")
         if kind == "choice":
             check_choice(name, answer, options[0] if _missing(answer) or _normalise(answer)
                          not in [_normalise(c) for c in options] else answer,
@@ -790,8 +877,10 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
         else:
             given = answer if isinstance(answer, Iterable) and not isinstance(answer, str) \
                 else None
-            check_set(name, answer, given if given is not None else [], allowed=options,
-                      hint=hint)
+            known = {_normalise(o) for o in options}
+            # the form only: the answer's own known items stand for the expected ones
+            check_set(name, answer, [g for g in given if _normalise(g) in known]
+                      if given is not None else [], allowed=options, hint=hint)
     elif kind == "function":
         if _missing(answer):
             raise _fail(name, "is not defined yet: write the function")
@@ -818,14 +907,10 @@ def _is_sign(answer: Any) -> float | None:
     if isinstance(answer, str):
         value = _SIGN_WORDS.get(answer.strip().lower())
         return None if value is None else float(value)
-    value = _real(answer)
+    value = real_number(answer)
     return None if value is None or not math.isfinite(value) else float(np.sign(value))
 
 
-def _real(answer: Any) -> float | None:
-    """Return a single real number as a float; ``None`` for a bool, complex, text, array."""
-    if isinstance(answer, (bool, np.bool_, complex, str, bytes)) or np.ndim(answer) != 0:
-        return None
     try:
         return float(answer)  # also numeric SymPy expressions such as sqrt(2)
     except (TypeError, ValueError):

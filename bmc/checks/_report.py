@@ -41,7 +41,13 @@ def _exception(message: str) -> tuple[str, str]:
 def _verdict(test_file: Any) -> tuple[str, str, list[str]]:
     """(status, headline, messages) of one otter test file's results."""
     name = getattr(test_file, "name", "?")
-    results = list(getattr(test_file, "test_case_results", []) or [])
+    results = getattr(test_file, "test_case_results", None)
+    if results is None or isinstance(results, (str, bytes)) or not all(
+            hasattr(r, "passed") and hasattr(r, "message") for r in results):
+        raise TypeError("result must be what otter's grader.check or grader.check_all "
+                        "returned (a TestFile with test_case_results, or GradingResults), or "
+                        f"None; got {type(test_file).__name__} {str(test_file)[:80]!r}")
+    results = list(results)
     if results and all(r.passed for r in results):
         notes = [r.test_case.success_message for r in results
                  if getattr(r.test_case, "success_message", None)]

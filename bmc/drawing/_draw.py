@@ -31,6 +31,16 @@ def _new_axes(ax, figsize=(6.0, 5.0)):
         import matplotlib.pyplot as plt
 
         _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return _check_axes(ax)
+
+
+def _check_axes(ax):
+    """Return ``ax`` if it is Matplotlib axes, else refuse it by name."""
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError("ax must be Matplotlib axes (fig, ax = plt.subplots()) or None for a "
+                        f"new figure; got {type(ax).__name__} {str(ax)[:60]!r}")
     return ax
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, positive
 from bmc.constants import STANDARD_GRAVITY, G
 from bmc.drawing._base import Drawing, _split_sign, _value_text
 from bmc.drawing._draw import (
@@ -162,13 +162,16 @@ def _segment_diagram(
                                      ndim=1),
                       as_array(vec, f"forces[{name!r}] vector", unit="N", last=2, ndim=1)))
     weight = None
+    if not isinstance(lever_arms, (bool, np.bool_)):
+        raise TypeError(f"lever_arms must be True or False; got {type(lever_arms).__name__} "
+                        f"{lever_arms!r}")
     if mass is not None:
-        if not np.isfinite(mass) or mass <= 0:
-            raise ValueError(f"mass [kg] must be a positive number; got {mass!r}")
+        mass = positive(mass, "mass", unit="kg")
         weight = np.array([0.0, -mass * g])
     sizes = [np.hypot(*v) for _, _, v in loads] + ([mass * g] if weight is not None else [])
     biggest = max([s for s in sizes if s > 0], default=1.0)
-    scale = 0.6 * length / biggest if force_scale is None else float(force_scale)
+    scale = 0.6 * length / biggest if force_scale is None else positive(
+        force_scale, "force_scale", unit="m/N")
     if not np.isfinite(scale) or scale <= 0:
         raise ValueError(f"force_scale [m/N] must be positive; got {force_scale!r}")
 

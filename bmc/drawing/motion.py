@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from bmc._validation import as_array
 from bmc.drawing._base import Drawing, _connectivity
 from bmc.drawing._describe import _number
-from bmc.drawing._draw import _arrow, _fit
+from bmc.drawing._draw import _arrow, _check_axes, _fit
 from bmc.plotting import ROLES, legend_outside
 
 __all__ = ["Animation", "animation", "strobe"]
@@ -200,6 +200,7 @@ def strobe(
 
         _, ax = plt.subplots(figsize=_figsize(pts[drawn], 7.0, colour_bar=True),
                              layout="constrained")
+    ax = _check_axes(ax)
     d = Drawing(ax, points={"poses": pts[drawn]}, frames=len(drawn), kind="strobe",
                 facts={"every": every, "n_frames": n_frames, "n_points": pts.shape[1],
                        "segments": len(pairs), "times": times, "drawn": drawn,

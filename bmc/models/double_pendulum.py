@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import BMCWarning, allocation, as_array, gravity, integer, positive
+from bmc._validation import BMCWarning, allocation, as_array, frames, gravity, integer, positive
 from bmc.constants import G
 
 #: Most Euler steps one call may take (about a microsecond each: under a minute).
@@ -176,6 +176,7 @@ class DoublePendulum:
         """
         theta = self._theta(theta)
         omega = as_array(omega, "omega", unit="rad/s", last=2)
+        frames(("theta", theta, 1), ("omega", omega, 1))
         b = self.coefficients[1]
         s = np.sin(theta[..., 0] - theta[..., 1])
         return np.stack([-b * omega[..., 1] ** 2 * s, b * omega[..., 0] ** 2 * s], axis=-1)
@@ -192,8 +193,9 @@ class DoublePendulum:
 
     def generalized_forces(self, M1: ArrayLike, M12: ArrayLike) -> np.ndarray:
         """``Q = (M1 - M12, M12)`` [N m] from the base torque M1 and joint torque M12 [N m]."""
-        M1 = as_array(M1, "M1", unit="N m")
-        M12 = as_array(M12, "M12", unit="N m")
+        M1 = as_array(M1, "M1", unit="N m", ndim=(0, 1))
+        M12 = as_array(M12, "M12", unit="N m", ndim=(0, 1))
+        frames(("M1", M1, 0), ("M12", M12, 0))
         return np.stack(np.broadcast_arrays(M1 - M12, M12), axis=-1)
 
     def accelerations(self, theta: ArrayLike, omega: ArrayLike,
@@ -257,6 +259,7 @@ class DoublePendulum:
         """
         theta = self._theta(theta)
         omega = as_array(omega, "omega", unit="rad/s", last=2)
+        frames(("theta", theta, 1), ("omega", omega, 1))
         _, _, _, g1, g2 = self.coefficients
         kinetic = 0.5 * np.einsum("...i,...ij,...j->...", omega, self.mass_matrix(theta), omega)
         potential = -g1 * np.cos(theta[..., 0]) - g2 * np.cos(theta[..., 1])  # G = -dV/dtheta

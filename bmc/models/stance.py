@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bmc._validation import allocation, plausible, positive
+from bmc._validation import allocation, integer, plausible, positive
 from bmc.constants import STANDARD_GRAVITY
 
 __all__ = ["Stance", "stance_example"]
@@ -162,8 +162,7 @@ def stance_example(*, body_mass: float = 70.0, height: float = 1.75, duration: f
     body_mass = positive(body_mass, "body_mass", unit="kg")
     height = positive(height, "height", unit="m")
     duration = positive(duration, "duration", unit="s")
-    if not isinstance(n_frames, int) or n_frames < 3:
-        raise ValueError(f"n_frames must be an integer >= 3; got {n_frames!r}")
+    n_frames = integer(n_frames, "n_frames", minimum=3, what="number of frames")
     duration = plausible(duration, "duration", unit="s", low=0.05, high=5.0,
                          quantity="stance duration", units={"ms": 0.001})
     allocation(n_frames, 200, "n_frames", what="frames", hint="take 50 to 1000 frames")

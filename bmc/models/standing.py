@@ -160,7 +160,7 @@ class FourSegmentModel(PlanarModel):
             float(as_array(foot_angle, "foot_angle", unit="rad", ndim=0)), "foot_angle",
             unit="rad", low=-np.pi / 2, high=np.pi / 2,
             quantity="heel-to-ankle angle above the ground",
-            units={"degrees": np.pi / 180})
+            units={"degrees": np.pi / 180}, refuse=False)  # any angle is a geometry
         g = positive(g, "g", unit="m/s^2", allow_zero=True)
         # PlanarChain checks the moving segments' parameters and explains what is wrong.
         self.chain = PlanarChain(values["lengths"][1:], values["com"][1:],
@@ -342,6 +342,9 @@ _FF_AMPLITUDE = np.array([[0.6], [0.15], [0.4]])  # [rad/s^2] at 0.5 Hz: ankle, 
 _FB_FREQUENCY = 0.8  # [Hz] natural frequency of the stabilised posture
 _FB_DAMPING = 0.7  # damping ratio of the stabilised posture
 _RUN_IN = 1.0  # [s] simulated before the record starts
+#: Most samples :func:`simulate_sway` integrates (about 4 s of CPU: 30000 samples take 2.3 s
+#: on the course's loaded 2-core machine); 10 s at 1 kHz is within it.
+_MAX_SWAY_SAMPLES = 60_000
 
 
 def simulate_sway(
@@ -392,6 +395,12 @@ def simulate_sway(
     Sway
         ``round((duration + 2 margin) freq)`` frames at ``t = k / freq - margin``.
 
+    Raises
+    ------
+    ValueError
+        If ``(duration + 2 margin + 1 s) freq`` exceeds 60000 samples (about 4 s of work):
+        the message says to lower ``freq`` or shorten the trial.
+
     Notes
     -----
     The paper gives the structure of the drive but not its amplitudes, phases or feedback
@@ -423,6 +432,14 @@ def simulate_sway(
     amplitude = positive(amplitude, "amplitude", allow_zero=True)
     margin = positive(margin, "margin", unit="s", allow_zero=True)
     seed = integer(seed, "seed", minimum=0, what="seed of the random phases")
+    samples = (duration + 2 * margin + _RUN_IN) * freq
+    if samples > _MAX_SWAY_SAMPLES:
+        raise ValueError(
+            f"duration [s], margin [s] and freq [Hz] must give at most {_MAX_SWAY_SAMPLES} "
+            f"samples to simulate (record, margins and {_RUN_IN:g} s of run-in; about 4 s of "
+            f"work); got {samples:.3g} (duration {duration:g} s, margin {margin:g} s, freq "
+            f"{freq:g} Hz): sway is recorded at 60-100 Hz, so lower freq (is it in mHz?) or "
+            "simulate a shorter trial")
     ref = POSTURE if posture is None else as_array(posture, "posture", unit="rad", ndim=1)
     if np.shape(ref) != (3,):
         raise ValueError(f"posture [rad] must hold 3 segment angles (shank, thigh, HAT); got "
@@ -562,7 +579,7 @@ class Measurement:
 
     def stack(self, x: ArrayLike) -> np.ndarray:
         """Repeat per-trial data ``(N, ...)`` for every realisation: ``(R * N, ...)``."""
-        x = np.asarray(x)
+        x = as_array(x, "x")
         if x.shape[:1] != (self.n_frames,):
             raise ValueError(
                 f"x must have one row per frame of the trial ({self.n_frames}); got shape "
@@ -572,11 +589,18 @@ class Measurement:
 
     def per_frame(self, values: ArrayLike) -> np.ndarray:
         """Repeat per-realisation values ``(R, ...)`` for each frame: ``(R * N, ...)``."""
-        return np.repeat(np.asarray(values), self.n_frames, axis=0)
+        values = as_array(values, "values")
+        if values.shape[:1] != (self.realisations,):
+            raise ValueError(f"values must have one row per realisation ({self.realisations}); "
+                             f"got shape {values.shape}")
+        return np.repeat(values, self.n_frames, axis=0)
 
     def split(self, x: ArrayLike) -> np.ndarray:
         """Reshape stacked frames ``(R * N, ...)`` to ``(R, N, ...)``."""
-        x = np.asarray(x)
+        x = as_array(x, "x")
+        if x.shape[:1] != (self.realisations * self.n_frames,):
+            raise ValueError(f"x must have R * N = {self.realisations * self.n_frames} rows "
+                             f"(stacked frames); got shape {x.shape}")
         return x.reshape((self.realisations, self.n_frames) + x.shape[1:])
 
     @property
@@ -751,10 +775,18 @@ def noise_gains(n_frames: int, freq: float, *, cutoff: float = 5.0, order: int =
     acceleration at frame ``k`` are :math:`\sum_n L_a[k, n]\, w[n]` (``a = 0, 1, 2``)
     for raw samples ``w``. For white noise of variance :math:`\sigma^2` their covariances
     are :math:`\sigma^2 G[k]` with :math:`G_{ab}[k] = \sum_n L_a[k, n] L_b[k, n]`. The
-    operators ``L_a`` are built by passing the identity matrix through
+    operators ``L_a`` are built by passing unit impulses through
     :func:`bmc.signals.lowpass` and :func:`bmc.signals.derivative`, so the gains are exact
     at the record's ends too. Inside the record :math:`G_{00}` and :math:`G_{22}` are
     Kuo's integrals (B5) of :math:`|H|^2`.
+
+    Cost: the filter forgets the record's ends after ``E`` samples (its slowest pole
+    ``r`` decays as ``r^E``; below ``1e-17`` relative, round-off), so the rows farther
+    than ``E`` from both ends are one and the same, and only a record of ``2E + 1``
+    samples is filtered, impulse by impulse in blocks. Memory: the result (72 bytes per
+    frame, 7.2 MB for 1e5 frames) plus at most 72 MB of work; time grows as
+    :math:`N + E^2` (``E`` = 170 samples at 60 Hz with the default filter; 1e5 frames
+    take about 0.05 s and 7.2 MB, tested in ``tests/test_standing.py``).
 
     Parameters
     ----------
@@ -763,14 +795,21 @@ def noise_gains(n_frames: int, freq: float, *, cutoff: float = 5.0, order: int =
     freq : float
         Sampling frequency [Hz].
     cutoff : float, optional
-        Filter cut-off [Hz] (keyword-only). Default 5.
+        Filter cut-off [Hz] (keyword-only), below ``freq / 2``. Default 5.
     order : int, optional
-        Order of one filter pass. Default 3.
+        Order of one filter pass (at least 1). Default 3.
 
     Returns
     -------
     numpy.ndarray, shape (N, 3, 3)
         ``G[k]`` [1, 1/s, 1/s^2 in the rows and columns a = 0, 1, 2].
+
+    Raises
+    ------
+    ValueError
+        If the filter forgets its start so slowly (cut-off far below the sampling rate,
+        ``E`` above 3000 samples) that the gains would take more than seconds: the message says
+        by how much to raise ``cutoff`` or lower ``freq`` (decimate the record).
 
     Examples
     --------
@@ -778,14 +817,63 @@ def noise_gains(n_frames: int, freq: float, *, cutoff: float = 5.0, order: int =
     >>> print(round(float(gains[120, 0, 0]), 4))     # filtered white noise keeps 15 %
     0.1458
     """
+    from bmc._validation import allocation, cutoff_frequency, filter_order
+
+    n = integer(n_frames, "n_frames", minimum=16, what="number of samples")
+    fs = positive(freq, "freq", unit="Hz")
+    fc = cutoff_frequency(cutoff, fs)
+    k = filter_order(order)
+    if n < 3 * (k + 1) + 1:
+        raise ValueError(f"n_frames must be at least {3 * (k + 1) + 1} for a filter of order "
+                         f"{k} (its padding at each end); got {n}")
+    allocation(n, 9, "n_frames", what="frames", hint="use fewer frames")
+    edge = _memory(fs, fc, k)
+    if edge > _MAX_EDGE:
+        raise ValueError(
+            f"cutoff [Hz] {fc:g} is so far below freq [Hz] {fs:g} that the filter remembers "
+            f"the record's start for {edge} samples (at most {_MAX_EDGE} here, so that the "
+            f"gains take seconds): raise cutoff to at least {fc * edge / _MAX_EDGE:.3g} Hz, "
+            "or lower freq (decimate the record) by that factor")
+    short = min(n, 2 * edge + 1)
+    gains = _gains(short, fs, fc, k)
+    if short == n:
+        return gains
+    head = edge  # rows 0..edge-1 and the last edge + 1 rows are the short record's
+    out = np.empty((n, 3, 3))
+    out[:head] = gains[:head]
+    out[n - (short - head):] = gains[head:]
+    out[head:n - (short - head)] = gains[head]  # every inner row is the same
+    return out
+
+
+#: Longest filter memory [samples] :func:`noise_gains` handles (a record of 6001 samples,
+#: about 5 s of work): 1000 Hz with a 3 Hz second-order filter is within it.
+_MAX_EDGE = 3000
+
+
+def _memory(freq: float, cutoff: float, order: int) -> int:
+    """Return the samples after which the zero-lag filter's end effects fall below 1e-17."""
+    from scipy.signal import butter
+
+    poles = butter(order, cutoff / (freq / 2.0), output="zpk")[1]
+    radius = float(np.max(np.abs(poles))) if poles.size else 0.0
+    decay = 1 if radius <= 0.0 else int(np.ceil(np.log(1e-17) / np.log(radius)))
+    return decay + 3 * (order + 1) + 4  # + sosfiltfilt's padding, the differences' stencil
+
+
+def _gains(n: int, freq: float, cutoff: float, order: int) -> np.ndarray:
+    """Return the gains of a record of ``n`` samples, impulse by impulse (work <= 72 MB)."""
     from bmc.signals import derivative, lowpass
 
-    if isinstance(n_frames, bool) or not isinstance(n_frames, (int, np.integer)) or (
-        n_frames < 16
-    ):
-        raise ValueError(f"n_frames must be an integer >= 16; got {n_frames!r}")
-    dt = 1.0 / positive(freq, "freq", unit="Hz")
-    l0 = lowpass(np.eye(n_frames), freq, cutoff, order=order)
-    ops = np.stack([l0, derivative(l0, dt, n=1), derivative(l0, dt, n=2)])
-    return np.einsum("akn,bkn->kab", ops, ops)
+    dt = 1.0 / freq
+    gains = np.zeros((n, 3, 3))
+    block = max(1, min(n, (64 * 1024**2) // (8 * 24 * n)))  # ~20 arrays of (n, block) alive
+    for start in range(0, n, block):
+        width = min(block, n - start)
+        impulses = np.zeros((n, width))
+        impulses[start + np.arange(width), np.arange(width)] = 1.0
+        l0 = lowpass(impulses, freq, cutoff, order=order)
+        ops = np.stack([l0, derivative(l0, dt, n=1), derivative(l0, dt, n=2)])
+        gains += np.einsum("akn,bkn->kab", ops, ops)
+    return gains
 

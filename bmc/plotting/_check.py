@@ -91,7 +91,14 @@ def colour_distances(first, second) -> dict[str, float]:
                           "colorspacious (it is in bmc's 'test' extra)") from error
     from matplotlib.colors import to_rgb
 
-    rgb = np.array([to_rgb(first), to_rgb(second)])
+    colours = []
+    for name, colour in (("first", first), ("second", second)):
+        try:
+            colours.append(to_rgb(colour))
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a Matplotlib colour ('#0072B2', 'C1', "
+                             f"'tab:blue', an RGB triple in 0..1); got {colour!r}") from None
+    rgb = np.array(colours)
     out = {}
     for vision in CVD_VISIONS:
         seen = rgb
@@ -331,6 +338,10 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
     from matplotlib.legend import Legend
     from matplotlib.transforms import Bbox
 
+    from bmc._validation import positive
+
+    min_text = positive(min_text, "min_text", unit="pt")
+    width = positive(width, "width", unit="CSS px")
     if not isinstance(figure, Figure) and hasattr(figure, "ax"):
         figure = figure.ax.figure
     if not isinstance(figure, Figure):

@@ -56,6 +56,11 @@ def legend_outside(ax, handles=None, *, side: str = "below", ncol: int | None = 
 
     if side not in ("below", "right"):
         raise ValueError(f'side must be "below" or "right"; got {side!r}')
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be Matplotlib axes (fig, ax = plt.subplots()); got "
+                        f"{type(ax).__name__} {str(ax)[:60]!r}")
     if handles is None:
         handles, _ = ax.get_legend_handles_labels()
     fig = ax.figure
@@ -116,6 +121,13 @@ def estimates_against_truth(
     lines : dict of str to list of matplotlib.lines.Line2D
         For each label of ``estimates``, its line in every panel.
     """
+    from collections.abc import Mapping
+
+    if not isinstance(estimates, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, Mapping) for k, v in estimates.items()):
+        raise TypeError("estimates must map each legend label (str) to the keyword arguments "
+                        "of its line (a dict, e.g. {'linestyle': '--'}); got "
+                        f"{type(estimates).__name__} {str(estimates)[:60]}")
     t = as_array(t, "t", unit="s", ndim=1)
     truth = as_array(truth, "truth", ndim=2)
     k = truth.shape[1]

@@ -234,6 +234,13 @@ def figure_html(png: bytes | str, alt: str, caption: str | None = None, *,
     >>> figure_html(b"\x89PNG", 'F = 12 N, "up"', "A caption")[:60]
     '<figure class="bmc-figure" style="margin: 0"><img src="data:'
     """
+    for name, value, optional in (("png", png, False), ("alt", alt, False),
+                                  ("caption", caption, True)):
+        if not (isinstance(value, str) or (name == "png" and isinstance(value, bytes))
+                or (optional and value is None)):
+            raise TypeError(f"{name} must be {'bytes or ' if name == 'png' else ''}text (str)"
+                            f"{' or None' if optional else ''}; got {type(value).__name__} "
+                            f"{str(value)[:60]!r}")
     source = base64.b64encode(png).decode("ascii") if isinstance(png, bytes) else png
     size = "".join(f' {key}="{int(value)}"' for key, value in (("width", width),
                                                               ("height", height))

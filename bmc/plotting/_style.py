@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+import numpy as np
+
 __all__ = ["LINESTYLES", "MARKERS", "PALETTE", "ROLES", "STYLE", "cycle", "series_style",
            "use_style"]
 
@@ -91,6 +93,9 @@ def cycle(*, markers: bool = False):
     """
     from cycler import cycler
 
+    if not isinstance(markers, (bool, np.bool_)):
+        raise TypeError(f"markers must be True or False; got {type(markers).__name__} "
+                        f"{markers!r}")
     out = cycler(color=list(PALETTE)) + cycler(linestyle=list(LINESTYLES))
     if markers:
         out += cycler(marker=list(MARKERS))
@@ -124,6 +129,9 @@ def series_style(index: int, *, marker: bool = False) -> dict:
     from bmc._validation import integer
 
     k = integer(index, "index", minimum=0, what="position of the series") % len(PALETTE)
+    if not isinstance(marker, (bool, np.bool_)):
+        raise TypeError(f"marker must be True or False; got {type(marker).__name__} "
+                        f"{marker!r}")
     style = {"color": PALETTE[k], "linestyle": LINESTYLES[k]}
     if marker:
         style["marker"] = MARKERS[k]

@@ -54,6 +54,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from bmc.widgets._widget import explorer_class
+
 __all__ = ["RENDERERS", "cache_key", "explorer", "slider_values", "warm_up"]
 
 
@@ -136,18 +138,21 @@ def explorer(
     if describe is None:
         describe = functools.partial(_describe_default, fig, controls, specs)
     refused = None
+    if values is not None and not isinstance(values, Mapping):
+        raise TypeError(f"values must map control names to values (a dict), or be None; got "
+                        f"{type(values).__name__} {str(values)[:60]!r}")
     if values:
         unknown = set(values) - set(current)
         if unknown:
             raise ValueError(
-                f"values has unknown control name(s) {sorted(unknown)}; "
-                f"the controls are {sorted(current)}"
+                f"values must name controls of {sorted(current)}; got the unknown control "
+                f"name(s) {sorted(map(str, unknown))}"
             )
         try:
             checked = {name: specs[name].check(value) for name, value in values.items()}
         except (TypeError, ValueError) as exc:
-            if not interactive:
-                raise
+            if not interactive:  # the caller's argument: say so
+                raise type(exc)(f"values[{str(exc).split(' ', 1)[0]!r}]: {exc}") from None
             refused = exc  # shown in place; the explorer opens at the defaults
         else:
             current.update(checked)
@@ -556,7 +561,7 @@ def _build(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],
         view = FigureView(browser, values, text, png=_figure_png(fig),
                           size=(int(round(fig.bbox.width)), int(round(fig.bbox.height))))
     errors = widgets.Output()
-    box = _explorer_class()([view, errors], static=static, alt=text)
+    box = explorer_class()([view, errors], static=static, alt=text)
     box.add_class("bmc-explorer")
     runner = _Explorer(fig, update, controls, specs, describe, view, errors,
                        png=scene is None)
@@ -574,56 +579,6 @@ def _build(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],
     box.explorer = runner
     _REGISTRY[view.uid] = box
     return box
-
-
-@functools.cache
-def _explorer_class() -> type:
-    import ipywidgets as widgets
-
-    class Explorer(widgets.VBox):
-        """The explorer's widget; on a static page, the figure at the values it opened with."""
-
-        def __init__(self, children: list, *, static: bytes | None, alt: str) -> None:
-            super().__init__(children)
-            self._static, self._alt = static, alt
-            self.twin = None  # builds an independent copy of the figure (see `twinned`)
-
-        def _repr_mimebundle_(self, **kwargs: Any):
-            import base64
-
-            data = super()._repr_mimebundle_(**kwargs)
-            metadata: dict = {}
-            if self._static:
-                from bmc.plotting import figure_html
-
-                data["image/png"] = base64.b64encode(self._static).decode("ascii")
-                metadata["image/png"] = {"alt": self._alt}
-                # a static page without the widget's state (nbconvert, nbviewer) renders
-                # text/html before image/png, and reads no alt from the output's metadata
-                data["text/html"] = figure_html(data["image/png"], self._alt)
-            data["text/plain"] = self._alt  # what a text-only view and a screen reader get
-            return data, metadata
-
-    return Explorer
-
-
-def twinned(factory: Callable[..., Any]) -> Callable[..., Any]:
-    """Let an explorer build an independent copy of its figure (for the browser tests).
-
-    Decorates an explorer function (``interactive`` and ``values`` keywords): the widget
-    it returns gets ``twin()``, which calls the function again with the same arguments on
-    the non-interactive path and returns the new figure, never touched by the browser
-    renderer: Matplotlib's own rendering of it is the truth the canvas is compared with.
-    """
-    @functools.wraps(factory)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        box = factory(*args, **kwargs)
-        if kwargs.get("interactive", True) and hasattr(box, "twin"):
-            same = {k: v for k, v in kwargs.items() if k not in ("interactive", "values")}
-            box.twin = lambda: factory(*args, interactive=False, **same)
-        return box
-
-    return wrapper
 
 
 def agg_image(uid: str) -> dict:
@@ -677,6 +632,11 @@ def save_agg_image(uid: str, path: str) -> str:
     return json.dumps(shown)
 
 
+#: Most values :func:`slider_values` lists: a cache of every value of a slider with more
+#: would not fill while a student reads the figure (and 1e12 of them took 7.45 GiB).
+MAX_SLIDER_VALUES = 100_000
+
+
 def slider_values(control: Any) -> list[float]:
     """Every value a slider can take, nearest to its current value first.
 
@@ -690,13 +650,32 @@ def slider_values(control: Any) -> list[float]:
     list of float
         The values ``min + k step`` up to ``max``, rounded by :func:`cache_key`, ordered
         by distance from the current value (the order a student reaches them).
+
+    Raises
+    ------
+    ValueError
+        If the slider has more than :data:`MAX_SLIDER_VALUES` values (refused before
+        anything is allocated).
     """
     import numpy as np
 
-    n = int(round((control.max - control.min) / control.step))
-    values = control.min + control.step * np.arange(n + 1)
-    values = values[values <= control.max + 1e-9 * control.step]
-    order = np.argsort(np.abs(values - control.value), kind="stable")
+    try:
+        low, high, step, now = (float(getattr(control, a)) for a in ("min", "max", "step",
+                                                                     "value"))
+    except (AttributeError, TypeError, ValueError):
+        raise TypeError("control must be a slider with numbers min, max, step and value "
+                        f"(ipywidgets.FloatSlider or IntSlider); got {type(control).__name__}"
+                        ) from None
+    count = (high - low) / step if step > 0 else math.inf
+    if not (math.isfinite(count) and 0 <= count <= MAX_SLIDER_VALUES):
+        raise ValueError(
+            f"control must be a slider of at most {MAX_SLIDER_VALUES} values (min {low:g} "
+            f"to max {high:g} in steps of step > 0); got {count:.3g} values (step {step:g}): "
+            "raise its step, or narrow min to max, before caching every value")
+    n = int(round(count))
+    values = low + step * np.arange(n + 1)
+    values = values[values <= high + 1e-9 * step]
+    order = np.argsort(np.abs(values - now), kind="stable")
     return [cache_key(v) for v in values[order]]
 
 
@@ -713,7 +692,9 @@ def cache_key(value: float) -> float:
     float
         The value rounded to 9 decimals.
     """
-    return round(float(value), 9)
+    from bmc._validation import number
+
+    return round(number(value, "value"), 9)
 
 
 def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None,
@@ -739,10 +720,29 @@ def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None
     -------
     threading.Thread
         The started daemon thread (``join`` it to wait).
+
+    Raises
+    ------
+    TypeError
+        If a call is not callable or ``controls`` is not a mapping of controls (checked
+        before the thread starts, so that nothing dies quietly in the background).
+    ValueError
+        If ``quiet`` is negative or not finite.
     """
     import threading
     import time
 
+    from bmc._validation import positive
+
+    for i, call in enumerate(calls):
+        if not callable(call):
+            raise TypeError(f"calls[{i}] must be a function of no argument (e.g. lambda: "
+                            f"update(angle=30)); got {type(call).__name__} {call!r}")
+    if controls is not None and not (isinstance(controls, Mapping) and all(
+            hasattr(c, "observe") for c in controls.values())):
+        raise TypeError("controls must map names to ipywidgets controls (with observe), or "
+                        f"be None; got {type(controls).__name__} {str(controls)[:60]}")
+    quiet = positive(quiet, "quiet", unit="s", allow_zero=True)
     last_move = [-float("inf")]
 
     def moved(change: Any = None) -> None:

@@ -324,6 +324,8 @@ def player(
     if isinstance(size, (str, bytes)) or np.ndim(size) != 1 or len(size) != 2:
         raise TypeError(f"size must be (width, height) in pixels; got {size!r}")
     size = tuple(integer(v, "size", minimum=1, maximum=4000, what="pixels") for v in size)
+    if not isinstance(title, str):
+        raise TypeError(f"title must be text (str); got {type(title).__name__} {title!r}")
     limits = _limits(poses, margin, path)
     fig = _static_figure(poses, pairs, limits, title, 0)
     if not interactive:

@@ -18,8 +18,9 @@ import numpy as np
 from bmc import signals
 from bmc._validation import positive
 from bmc.plotting import estimates_against_truth
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import series
+from bmc.widgets._widget import twinned
 
 __all__ = ["NoisyTrial", "noise_explorer", "noisy_running"]
 
@@ -108,8 +109,14 @@ def noisy_running(
         from bmc import datasets
 
         run = datasets.load_running()
+    if not all(hasattr(run, a) for a in ("markers", "grf", "freq")):
+        raise TypeError("run must be the running trial of bmc.datasets.load_running() (or "
+                        f"None to load it); got {type(run).__name__} {str(run)[:60]!r}")
     if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or step < 1:
         raise ValueError(f"step must be a positive integer (decimation factor); got {step!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or seed < 0):
+        raise ValueError(f"seed must be a non-negative integer (or None); got {seed!r}")
     sd_m = positive(marker_noise, "marker_noise", unit="m", allow_zero=True)
     sd_f = positive(force_noise, "force_noise", unit="N", allow_zero=True)
     sd_c = positive(cop_noise, "cop_noise", unit="m", allow_zero=True)

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import MARKERS, NEUTRAL
+from bmc.widgets._widget import twinned
 
 __all__ = ["reaction_explorer"]
 
@@ -63,6 +64,8 @@ def reaction_explorer(motion: Any = None, *, seed: int = 0, interactive: bool = 
     motion = somersault() if motion is None else motion
     model, t = motion.model, motion.t
     bw = model.body_weight
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     unit = np.random.default_rng(seed).normal(size=motion.contact_force.shape)
     legs = [model.joint_names.index(j) for j in _LEGS]
     prox, dist = model.joint_positions(motion.q), model.distal_positions(motion.q)

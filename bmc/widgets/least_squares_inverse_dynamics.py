@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from bmc.plotting import estimates_against_truth
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import series
+from bmc.widgets._widget import twinned
 
 __all__ = ["torque_explorer"]
 

@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import MARKERS, TOTAL, series
+from bmc.widgets._widget import twinned
 
 __all__ = ["ELBOW", "outside_human_range", "torque_explorer"]
 

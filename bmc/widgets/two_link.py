@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from bmc.constants import G
-from bmc.widgets._base import explorer, twinned
+from bmc.widgets._base import explorer
 from bmc.widgets._style import TOTAL, series
+from bmc.widgets._widget import twinned
 
 __all__ = ["reach_explorer"]
 
