@@ -78,7 +78,10 @@ def _path(lengths: ArrayLike, q: ArrayLike, attachments: Sequence) -> tuple:
     for value in lengths:
         plausible(float(value), "lengths", unit="m", low=1e-3, high=10.0,
                   quantity="segment length", units={"cm": 0.01, "mm": 0.001})
-    q = as_array(q, "q", unit="rad", last=n)
+    q = as_array(q, "q", unit="rad")
+    if q.ndim == 0 or q.shape[-1] != n:
+        raise ValueError(f"q [rad] must hold one angle per segment of lengths ({n}): shape "
+                         f"({n},) for one frame or (N, {n}); got shape {q.shape}")
     if isinstance(attachments, (str, bytes)) or not hasattr(attachments, "__len__"):
         raise TypeError("attachments must be a sequence of (body, (u, v)) points, origin "
                         f"first; got {type(attachments).__name__}")
@@ -215,11 +218,13 @@ def _arms(points: np.ndarray, bodies: list[int], joints: np.ndarray) -> np.ndarr
     size = np.linalg.norm(pieces, axis=-1, keepdims=True)
     if np.any(size == 0):
         where = np.argwhere(size[..., 0] == 0)[0]
+        same = points[tuple(where)].tolist()
         raise ValueError(
             f"attachments {int(where[-1])} and {int(where[-1]) + 1} coincide"
             + (f" in frame {tuple(int(i) for i in where[:-1])}" if where.size > 1 else "")
-            + ": the direction of that piece of the path, and so the moment arm, is "
-            "undefined (a singular configuration); move one point or drop it")
+            + f" (got both at {np.round(same, 4).tolist()} m): the direction of that piece "
+            "of the path, and so the moment arm, is undefined (a singular configuration); "
+            "move one point or drop it")
     unit = pieces / size                                                  # (..., P-1, 2)
     r = np.zeros(points.shape[:-2] + (n,))
     for j in range(n):
@@ -332,6 +337,16 @@ _MIN_ACTIVATION, _MIN_FORCE_LENGTH, _ECCENTRIC_KNEE = 0.01, 0.1, 0.95
 _EXP_CAP = 700.0  # exp(709) overflows a float
 
 
+def _passive_shape(value: float, name: str) -> float:
+    """``k_PE``, positive and small enough that ``exp(k_PE)`` stays finite."""
+    k = positive(value, name, unit="-")
+    if k > _EXP_CAP:
+        raise ValueError(f"{name} [-] (k_PE, exponential shape of the passive curve) must be at "
+                         f"most {_EXP_CAP:g}, where exp(k_PE) overflows (Thelen's value is 4); "
+                         f"got {k!r}")
+    return k
+
+
 @dataclass(frozen=True)
 class HillMuscle:
     """Parameters of a Hill-type muscle with Thelen's (2003) curves; fibres along the tendon.
@@ -395,6 +410,7 @@ class HillMuscle:
         for name in ("optimal_fiber_length", "tendon_slack_length"):
             plausible(getattr(self, name), name, unit="m", low=1e-3, high=1.0,
                       quantity="muscle or tendon length", units={"cm": 0.01, "mm": 0.001})
+        _passive_shape(self.passive_shape, "passive_shape")
         if self.max_lengthening_force <= 1:
             raise ValueError("max_lengthening_force [F0] must exceed 1 (a lengthening muscle "
                              f"resists more than its isometric force); got "
@@ -445,6 +461,11 @@ def activation_rate(excitation: ArrayLike, activation: ArrayLike, *,
     """
     u = _unit_interval(excitation, "excitation")
     a = _unit_interval(activation, "activation")
+    try:
+        np.broadcast_shapes(u.shape, a.shape)
+    except ValueError:
+        raise ValueError("excitation and activation must have the same shape, or one be a "
+                         f"single value; got shapes {u.shape} and {a.shape}") from None
     t_act = number(activation_time, "activation_time", unit="s")
     t_deact = number(deactivation_time, "deactivation_time", unit="s")
     if t_act <= 0 or t_deact <= 0:
@@ -506,7 +527,7 @@ def passive_force(length: ArrayLike, *, shape: float = 4.0,
     [0. 1.]
     """
     lm = as_array(length, "length", unit="optimal fibre lengths")
-    k, eps0 = positive(shape, "shape", unit="-"), positive(strain_at_f0, "strain_at_f0", unit="-")
+    k, eps0 = _passive_shape(shape, "shape"), positive(strain_at_f0, "strain_at_f0", unit="-")
     return _passive(lm, k, eps0)
 
 
@@ -661,21 +682,30 @@ def holding_activation(chain: Any, muscle: HillMuscle, attachments: Sequence, q:
     gravity = chain.gravity_terms(q)[joint]
     tension = -gravity / r if r != 0 else np.inf
     if not np.isfinite(tension) or tension < 0:
-        raise ValueError(f"this muscle cannot hold q = {np.round(q, 4).tolist()} rad: holding "
-                         f"needs {gravity:.4g} N m at joint {joint}, and with a moment arm of "
-                         f"{r * 100:.3g} cm the muscle would have to push; choose a muscle on "
-                         "the other side of the joint")
+        raise ValueError(f"this muscle cannot hold q [rad]: got q = {np.round(q, 4).tolist()}, "
+                         f"where holding needs {gravity:.4g} N m at joint {joint}, and with a "
+                         f"moment arm of {r * 100:.3g} cm the muscle would have to push; choose "
+                         "another posture, or attachments on the other side of the joint")
     f = tension / muscle.max_isometric_force
     tendon = muscle.tendon_slack_length * (1.0 + _tendon_strain(f, muscle.tendon_strain_at_f0))
     fibre = (float(muscle_length(chain.lengths, q, attachments)) - tendon) / \
         muscle.optimal_fiber_length
     active = f - float(passive_force(fibre, shape=muscle.passive_shape,
                                      strain_at_f0=muscle.passive_strain_at_f0))
-    a = active / float(force_length(fibre, width=muscle.active_width))
+    fl = float(force_length(fibre, width=muscle.active_width))
+    if fibre <= 0 or fl < _MIN_FORCE_LENGTH:
+        raise ValueError(f"the muscle's fibres would be {fibre:.3g} optimal lengths long at q, "
+                         f"where they can pull little or nothing (got a path of "
+                         f"{tendon + fibre * muscle.optimal_fiber_length:.4g} m for a tendon of "
+                         f"{muscle.tendon_slack_length:.4g} m and fibres of "
+                         f"{muscle.optimal_fiber_length:.4g} m): check the attachments (u, v in "
+                         "m) and the muscle's lengths (m)")
+    a = active / fl
     if not 0.0 <= a <= 1.0:
-        raise ValueError(f"holding q = {np.round(q, 4).tolist()} rad needs a tension of "
+        raise ValueError(f"holding q [rad] = {np.round(q, 4).tolist()} needs a tension of "
                          f"{tension:.4g} N, activation {a:.3g} at a fibre length of "
-                         f"{fibre:.3g} l_opt: outside 0 to 1; this muscle cannot hold the "
+                         f"{fibre:.3g} l_opt: outside 0 to 1 (got a muscle of "
+                         f"{muscle.max_isometric_force:.4g} N); this muscle cannot hold the "
                          "posture alone")
     return float(a)
 
@@ -830,6 +860,12 @@ def simulate_muscle(chain: Any, t_eval: ArrayLike, q0: ArrayLike, qd0: ArrayLike
         mid = 0.5 * (lo + hi)
         lo, hi = (mid, hi) if imbalance(mid) > 0 else (lo, mid)
     lm0 = 0.5 * (lo + hi)
+    if fibre_forces(lm0)[0] < _MIN_FORCE_LENGTH:
+        raise ValueError(f"the muscle's fibres would be {lm0:.3g} optimal lengths long at q0, "
+                         f"where they can pull little or nothing (got a path of "
+                         f"{path_length:.4g} m for a tendon of {l_ts:.4g} m and fibres of "
+                         f"{l_opt:.4g} m): check the attachments (u, v in m) and the muscle's "
+                         "lengths (m)")
 
     def rhs(t, y):
         q, qd, a, lm = y[:n], y[n:2 * n], y[2 * n], y[2 * n + 1]

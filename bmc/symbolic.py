@@ -93,7 +93,9 @@ def latex(expr) -> str:
     Parameters
     ----------
     expr : sympy.Basic
-        An expression or matrix, with coordinates as functions of ``sympy.Symbol("t")``.
+        An expression or matrix (or a list of them), with coordinates as functions of
+        ``sympy.Symbol("t")``; never text (refused with a TypeError, as parsing it would
+        run it as Python).
 
     Returns
     -------
@@ -106,7 +108,9 @@ def latex(expr) -> str:
     >>> print(latex(a.diff(t, 2) + a.diff(t) ** 2 * sp.sin(a)))
     \sin{\left(\alpha_{1} \right)} \dot{\alpha}_{1}^{2} + \ddot{\alpha}_{1}
     """
-    return _DotPrinter().doprint(sp.sympify(expr))
+    if isinstance(expr, (list, tuple)):  # a list prints as one, not as a column Matrix
+        return _DotPrinter().doprint([_sympy(e, f"expr[{i}]") for i, e in enumerate(expr)])
+    return _DotPrinter().doprint(_sympy(expr, "expr"))
 
 
 def _cross(r: sp.Matrix, f: sp.Matrix) -> sp.Expr:

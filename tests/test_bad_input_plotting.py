@@ -25,6 +25,11 @@ CASES = [
     (pl.show, {"figure": None, "alt": "x", "caption": " "}, TypeError, "caption"),
     (pl.check_figure, {"figure": "fig"}, TypeError, "figure"),
     (pl.describe_figure, {"figure": [1, 2]}, TypeError, "figure"),
+    (pl.tight_png, {"figure": "fig"}, TypeError, "figure"),
+    (pl.cropped_png, {"figure": None, "box": None}, TypeError, "figure"),
+    (pl.cropped_png, {"figure": "DRAWN", "box": (0, 0, 1, 1)}, TypeError, "box"),
+    (pl.cropped_png, {"figure": "DRAWN", "box": "PIXELS"}, ValueError, "box"),
+    (pl.cropped_png, {"figure": "NEW", "box": "INCHES"}, ValueError, "figure"),
     (pl.estimates_against_truth, {"t": [0, 1, 2], "truth": np.zeros((2, 1)), "estimates": {},
                                   "titles": ["a"], "ylabel": ""}, ValueError, "truth"),
     (pl.estimates_against_truth, {"t": "t", "truth": np.zeros((3, 1)), "estimates": {},
@@ -38,6 +43,15 @@ def test_bad_input_is_refused_by_name(refuses, func, kwargs, exc, arg):
     try:
         if kwargs.get("ax", 0) is None:
             kwargs = {**kwargs, "ax": _axes()}
+        if kwargs.get("figure") in ("DRAWN", "NEW"):  # a figure drawn on its canvas, or not
+            from matplotlib.transforms import Bbox
+
+            fig, _ = plt.subplots(figsize=(4, 3))
+            if kwargs["figure"] == "DRAWN":
+                fig.canvas.draw()
+            boxes = {"PIXELS": Bbox.from_extents(0, 0, 400, 300),  # pixels, not inches
+                     "INCHES": Bbox.from_extents(0, 0, 4, 3)}
+            kwargs = {**kwargs, "figure": fig, "box": boxes.get(kwargs["box"], kwargs["box"])}
         refuses(func, kwargs, exc, arg)
     finally:
         plt.close("all")

@@ -16,6 +16,7 @@ VALID = {
     sy.two_link: {},
     sy.tidy: {"expr": X, "q": []},
     sy.broadcast_lambdify: {"args": [X], "expr": X},
+    sy.latex: {"expr": X},
 }
 
 
@@ -24,6 +25,9 @@ def case(func, exc, arg, **bad):
 
 
 CASES = [
+    # text is refused, never parsed (sympify would run it as Python)
+    case(sy.latex, TypeError, "expr", expr="__import__('os').getcwd()"),
+    case(sy.latex, TypeError, "expr", expr=object()),
     case(sy.newton_euler_equations, ValueError, "n", n=0),
     case(sy.newton_euler_equations, TypeError, "n", n=1.5),
     case(sy.newton_euler_equations, TypeError, "n", n=True),

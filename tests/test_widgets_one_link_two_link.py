@@ -98,6 +98,10 @@ def test_outside_human_range_names_each_limit():
     assert pendulum.outside_human_range([90.0], [60.0], body_mass=80.0) == []
     with pytest.raises(ValueError, match="body_mass"):
         pendulum.outside_human_range([90.0], [1.0], body_mass=0.0)
+    with pytest.raises(TypeError, match="speed_deg_s"):   # was a bare '>' TypeError
+        pendulum.outside_human_range([90.0], [1.0], speed_deg_s="900")
+    with pytest.raises(ValueError, match="speed_deg_s"):
+        pendulum.outside_human_range([90.0], [1.0], speed_deg_s=float("nan"))
 
 
 def test_reach_explorer_titles_stay_apart():

@@ -142,7 +142,13 @@ def tight_png(figure, *, fallback: bool = True) -> bytes | None:
         The PNG picture.
     """
     import matplotlib as mpl
+    from matplotlib.figure import Figure
 
+    if not isinstance(figure, Figure):
+        raise TypeError(f"figure must be a Matplotlib Figure; got {type(figure).__name__}")
+    if not isinstance(fallback, bool):
+        raise TypeError(f"fallback must be True or False; got {type(fallback).__name__} "
+                        f"{fallback!r}")
     rc = mpl.rcParams
     usable = rc["savefig.dpi"] in ("figure", figure.dpi) and not (
         rc["savefig.transparent"] or rc["savefig.facecolor"] != "auto"
@@ -182,17 +188,50 @@ def cropped_png(figure, box) -> bytes:
     -------
     bytes
         The PNG picture.
+
+    Raises
+    ------
+    TypeError
+        If ``figure`` is not a Matplotlib figure on an Agg canvas or ``box`` not a Bbox.
+    ValueError
+        If the figure was never drawn, or ``box`` is empty, not finite or reaches farther
+        past the figure than the figure's own size (a box in pixels rather than inches).
     """
     import numpy as np
     from matplotlib import colors as mcolors
     from matplotlib import image as mimage
+    from matplotlib.figure import Figure
+    from matplotlib.transforms import BboxBase
 
-    rgba = np.asarray(figure.canvas.buffer_rgba())
+    if not isinstance(figure, Figure) or not callable(getattr(figure.canvas, "buffer_rgba",
+                                                              None)):
+        raise TypeError("figure must be a Matplotlib Figure on an Agg canvas; got "
+                        f"{type(figure).__name__}")
+    if not isinstance(box, BboxBase):
+        raise TypeError("box must be a matplotlib.transforms.Bbox in figure inches (e.g. "
+                        f"figure.get_tightbbox().padded(0.1)); got {type(box).__name__} {box!r}")
+    width, height = figure.get_size_inches()
+    x0, y0, x1, y1 = (float(v) for v in box.extents)
+    if not (np.all(np.isfinite(box.extents)) and x1 > x0 and y1 > y0
+            and -width <= x0 and x1 <= 2 * width and -height <= y0 and y1 <= 2 * height):
+        raise ValueError(f"box [in] must be a non-empty box of finite extents within the "
+                         f"figure ({width:g} x {height:g} in), or past its edge by at most the "
+                         f"figure's size (its padding); got extents {[x0, y0, x1, y1]!r}: give "
+                         "it in inches (pixels divided by figure.dpi), from the lower left "
+                         "corner")
+    try:
+        rgba = np.asarray(figure.canvas.buffer_rgba())
+    except AttributeError:  # Agg has no renderer before the first drawing
+        raise ValueError("figure must have been drawn on its canvas (figure.canvas.draw()) "
+                         "before its picture is cut; got a figure never drawn") from None
     rows, cols = rgba.shape[:2]
     scale = rows / figure.get_size_inches()[1]  # [px/in]: the figure's dpi
     # as Agg does for the cropped figure: whole pixels, the box's lower left corner kept
     x0, y1 = int(round(box.x0 * scale)), rows - int(round(box.y0 * scale))
     x1, y0 = x0 + int(box.width * scale), y1 - int(box.height * scale)
+    if x1 <= x0 or y1 <= y0:
+        raise ValueError(f"box [in] must be at least one pixel ({1 / scale:.3g} in) wide and "
+                         f"high; got {box.width:g} x {box.height:g} in")
     face = np.round(255 * np.array(mcolors.to_rgba(figure.get_facecolor()))).astype(np.uint8)
     picture = np.empty((y1 - y0, x1 - x0, 4), dtype=np.uint8)
     picture[...] = face

@@ -78,6 +78,8 @@ def outside_human_range(flexion_deg: ArrayLike, torque: ArrayLike, *,
     angles = as_array(flexion_deg, "flexion_deg", unit="deg")
     moments = as_array(torque, "torque", unit="N m")
     mass = positive(body_mass, "body_mass", unit="kg")
+    if speed_deg_s is not None:
+        speed_deg_s = positive(speed_deg_s, "speed_deg_s", unit="deg/s", allow_zero=True)
     lo, hi = ELBOW["flexion_min_deg"], ELBOW["flexion_max_deg"]
     found = []
     if angles.size and angles.min() < lo:

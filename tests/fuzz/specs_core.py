@@ -299,9 +299,16 @@ MUSC = frames_context(n=st.integers(1, 3))
 
 def attachments(ctx, kwargs):
     n = ctx["n"]
-    point = st.tuples(st.floats(0.02, 0.25), st.floats(-0.05, 0.05))
-    return st.lists(st.tuples(st.integers(0, n), point), min_size=2, max_size=4).map(
-        lambda pts: [(0, (0.0, 0.05)), *pts[1:], (n, (0.1, 0.02))])
+    # points on the base above the line of the segments (v >= 3 cm), points on a segment
+    # below that: no two points of different bodies meet where q = 0 lays the chain out
+    on_base = st.tuples(st.just(0), st.tuples(st.floats(0.02, 0.25), st.floats(0.03, 0.06)))
+    on_segment = st.tuples(st.integers(1, n), st.tuples(st.floats(0.02, 0.25),
+                                                        st.floats(-0.05, 0.02)))
+    return st.lists(st.one_of(on_base, on_segment), min_size=2, max_size=4).map(
+        lambda pts: [(0, (0.0, 0.05)), *pts[1:], (n, (0.1, 0.02))]).filter(
+        # no piece of zero length on one body
+        lambda pts: all(a[0] != b[0] or math.dist(a[1], b[1]) > 1e-3
+                        for a, b in zip(pts, pts[1:], strict=False)))
 
 
 ATTACH_BAD = labelled(("one point", [(0, (0.0, 0.05))]),
@@ -499,3 +506,135 @@ spec("bmc.signals.ResidualAnalysis", signals.ResidualAnalysis,
 spec("bmc.signals.BMCWarning", signals.BMCWarning,
      args={"*message": Obj(st.just(("doubtful",)), types=False,
                            hostile=st.just(("same", ("x",))))})
+
+# --------------------------------------------------------------------------- Hill muscles
+# Normalised fibre lengths l / l_opt around the working range (0.5 to 1.6, Thelen 2003),
+# normalised velocities v / v_max from full shortening (-1) to fast lengthening, tendon
+# strains from slack to beyond F0 (0.033).
+NORM = frames_context()
+spec("bmc.muscles.HillMuscle", mu.HillMuscle,
+     args={"max_isometric_force": Num(unit="N", low=50.0, high=5000.0, positive=True),
+           "optimal_fiber_length": Num(unit="m", low=0.02, high=0.3, positive=True, ints=False),
+           "tendon_slack_length": Num(unit="m", low=0.01, high=0.4, positive=True, ints=False),
+           "max_contraction_velocity": Num(unit="l_opt/s", low=2.0, high=15.0, positive=True,
+                                           optional=True),
+           "activation_time": Num(unit="s", low=0.005, high=0.05, positive=True, ints=False,
+                                  optional=True),
+           "deactivation_time": Num(unit="s", low=0.02, high=0.1, positive=True, ints=False,
+                                    optional=True),
+           "tendon_strain_at_f0": Num(low=0.02, high=0.1, positive=True, ints=False,
+                                      optional=True),
+           "passive_strain_at_f0": Num(low=0.3, high=1.0, positive=True, ints=False,
+                                       optional=True),
+           "active_width": Num(low=0.2, high=1.0, positive=True, ints=False, optional=True),
+           "passive_shape": Num(low=1.0, high=8.0, positive=True, optional=True),
+           "fv_shape": Num(low=0.1, high=1.0, positive=True, ints=False, optional=True),
+           "max_lengthening_force": Num(unit="F0", low=1.1, high=2.0, ints=False,
+                                        optional=True)})
+UNIT = dict(unit="0 to 1", low=0.0, high=1.0)
+
+
+def broadcast(*names):
+    """result check: the broadcast shape of the named arguments (an elementwise curve)."""
+
+    def check(value, kwargs, ctx):
+        want = np.broadcast_shapes(*(np.shape(kwargs[n]) for n in names))
+        got = np.shape(value)
+        return None if got == want else f"shape {got}, the inputs broadcast to {want}"
+
+    return check
+
+
+spec("bmc.muscles.activation_rate", mu.activation_rate, context=NORM,
+     args={"excitation": Arr(["*"], **UNIT), "activation": Arr(["*"], **UNIT),
+           "activation_time": Num(unit="s", low=0.005, high=0.05, positive=True, ints=False,
+                                  optional=True),
+           "deactivation_time": Num(unit="s", low=0.02, high=0.1, positive=True, ints=False,
+                                    optional=True)},
+     result=broadcast("excitation", "activation"))
+spec("bmc.muscles.force_length", mu.force_length, context=NORM,
+     args={"length": Arr(["*"], unit="l_opt", low=0.5, high=1.6),
+           "width": Num(low=0.2, high=1.0, positive=True, ints=False, optional=True)},
+     result=broadcast("length"))
+spec("bmc.muscles.passive_force", mu.passive_force, context=NORM,
+     args={"length": Arr(["*"], unit="l_opt", low=0.5, high=1.6),
+           "shape": Num(low=1.0, high=8.0, positive=True, optional=True),
+           "strain_at_f0": Num(low=0.3, high=1.0, positive=True, ints=False, optional=True)},
+     result=broadcast("length"))
+spec("bmc.muscles.force_velocity", mu.force_velocity, context=NORM,
+     args={"velocity": Arr(["*"], unit="v_max", low=-1.2, high=1.0),
+           "shape": Num(low=0.1, high=1.0, positive=True, ints=False, optional=True),
+           "max_lengthening_force": Num(unit="F0", low=1.1, high=2.0, ints=False,
+                                        optional=True)},
+     result=broadcast("velocity"))
+spec("bmc.muscles.tendon_force", mu.tendon_force, context=NORM,
+     args={"strain": Arr(["*"], low=-0.02, high=0.06),
+           "strain_at_f0": Num(low=0.02, high=0.1, positive=True, ints=False, optional=True)},
+     result=broadcast("strain"))
+
+
+@functools.cache
+def _forearm():
+    """Notebook 2's forearm and hand (Dempster, 70 kg, 1.70 m) hinged at the elbow."""
+    from bmc.chain import PlanarChain
+
+    seg = am.combine([am.segment(s, body_mass=70.0, height=1.70) for s in ("forearm", "hand")],
+                     name="forearm_hand")
+    return PlanarChain([seg.length], [seg.com], [seg.mass], [seg.inertia], g=9.81)
+
+
+# elbow flexion 15 to 145 deg (q = flexion - 90 deg): where the brachialis alone holds the
+# forearm (nearer full extension its straight-line moment arm vanishes, and holding_activation
+# refuses, as documented)
+ELBOW_Q = Arr([1], unit="rad", low=math.radians(-75.0), high=math.radians(55.0), frames=False)
+FOREARM = Obj(st.just(None).map(lambda _: _forearm()),
+              labelled(("text", "forearm"), ("a number", 3.0), ("a segment", _SEGS[1])))
+MUSCLE = Obj(st.just(mu.BRACHIALIS), labelled(("text", "brachialis"), ("a dict", {"F0": 987.0}),
+                                              ("a number", 987.26)))
+PATH = Obj(st.just(mu.BRACHIALIS_PATH), ATTACH_BAD)
+spec("bmc.muscles.holding_activation", mu.holding_activation,
+     args={"chain": FOREARM, "muscle": MUSCLE, "attachments": PATH, "q": ELBOW_Q,
+           "joint": Obj(st.sampled_from([OMIT, 0, -1]),
+                        labelled(("out of range", 1), ("float", 0.0), ("bool", True)))},
+     result=lambda value, kw, ctx: None if 0.0 <= value <= 1.0 else f"activation {value}")
+
+
+def _holding(kwargs):
+    q = usable(kwargs.get("q0"), [math.radians(-45.0)], (1,))
+    return mu.holding_activation(_forearm(), mu.BRACHIALIS, mu.BRACHIALIS_PATH, q)
+
+
+# slow (an ODE with stiff fibre dynamics): few examples, 0.05 s of motion
+spec("bmc.muscles.simulate_muscle", mu.simulate_muscle,
+     args={"chain": FOREARM,
+           "t_eval": Arr(["*"], unit="s", make=lambda ctx, kw: st.sampled_from(
+               [np.linspace(0.0, 0.05, 6), np.linspace(0.0, 0.02, 3)]), frames=False),
+           "q0": ELBOW_Q, "qd0": Arr([1], unit="rad/s", low=-1.0, high=1.0, frames=False),
+           "muscle": MUSCLE, "attachments": PATH,
+           "excitation": Obj(st.floats(0.0, 1.0), labelled(
+               ("above 1", 1.5), ("percent", 40.0), ("NaN", math.nan), ("text", "0.4"),
+               ("wrong samples", np.full(4, 0.2)), ("u(t) above 1", lambda t: 2.0))),
+           "activation0": Obj(lambda ctx, kw: st.just(None).map(lambda _: _holding(kw)),
+                              labelled(("above 1", 1.2), ("negative", -0.1), ("NaN", math.nan),
+                                       ("percent", 30.0)))},
+     examples=6, cpu=10.0)
+spec("bmc.muscles.MuscleSimulation", mu.MuscleSimulation,
+     args={f.name: Obj(st.just(np.zeros(1)), types=False, hostile=st.just(("same", np.zeros(1))))
+           for f in dataclasses.fields(mu.MuscleSimulation)})
+
+# --------------------------------------------------------------------------- LaTeX
+
+
+def _latex_exprs():
+    import sympy as sp
+
+    a = sp.Function("alpha_1")(sy.t)
+    return st.sampled_from([a.diff(sy.t, 2) + a.diff(sy.t) ** 2 * sp.sin(a),
+                            sp.Matrix([a, a.diff(sy.t)]), sp.Symbol("m") * sy.t, 2])
+
+
+spec("bmc.symbolic.latex", sy.latex,
+     args={"expr": Obj(lambda ctx, kw: _latex_exprs(),
+                       labelled(("text", "x + y"), ("code", "__import__('os')"),
+                                ("None", None), ("an object", object())))},
+     result=lambda value, kw, ctx: None if isinstance(value, str) else "not a str")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
@@ -406,3 +407,18 @@ spec("bmc.models.double_pendulum.euler_double_pendulum", dp.euler_double_pendulu
            "dt": Num(unit="s", low=1e-4, high=1e-2, positive=True, ints=False),
            "every": Int(1, 10, optional=True)},
      raises=(ValueError, TypeError))
+
+# --------------------------------------------------------------------------- running norms
+from bmc.models import running_norms as rn  # noqa: E402
+
+spec("bmc.models.running_norms.references", rn.references,
+     args={"joint": Obj(st.sampled_from([OMIT, None, *rn.JOINTS]),
+                        labelled(("upper case", "Knee"), ("unknown", "shoulder"), ("int", 1),
+                                 ("tuple", ("hip",)), ("empty", "")))},
+     result=lambda value, kw, ctx: None if isinstance(value, tuple) and all(
+         isinstance(r, rn.Reference) for r in value) else "not a tuple of Reference")
+_REF = rn.references()[0]
+spec("bmc.models.running_norms.Reference", rn.Reference,
+     args={f.name: Obj(st.just(getattr(_REF, f.name)), types=False,
+                       hostile=st.just(("same", getattr(_REF, f.name))))
+           for f in dataclasses.fields(rn.Reference)})

@@ -532,6 +532,44 @@ spec("bmc.plotting.estimates_against_truth", plotting.estimates_against_truth, c
                          labelled(("too few", []), ("a string", "hip"))),
            "ylabel": Obj(st.just("torque [N m]"), labelled(("int", 3))),
            "margin": Num(low=0.0, high=1.0, nonneg=True, optional=True)}, examples=4)
+def _drawn():
+    fig = _figure()
+    fig.canvas.draw()
+    return fig
+
+
+def _is_png(value, kwargs, ctx):
+    return None if isinstance(value, bytes) and value.startswith(b"\x89PNG") else \
+        f"not a PNG: {type(value).__name__}"
+
+
+spec("bmc.plotting.tight_png", plotting.tight_png, args={"figure": FIG, "fallback": Flag()},
+     # None is documented without the fallback (savefig settings that do not follow the figure)
+     result=lambda value, kw, ctx: None if value is None and kw.get("fallback") is False
+     else _is_png(value, kw, ctx), examples=4)
+def _bbox(x0, y0, x1, y1):
+    from matplotlib.transforms import Bbox
+
+    return Bbox.from_extents(x0, y0, x1, y1)
+
+
+# a box in figure inches: inside the 7 x 3 in figure, or reaching past its edge (padding)
+BOX = Obj(st.tuples(st.floats(-0.2, 3.0), st.floats(-0.2, 1.0), st.floats(0.5, 4.0),
+                    st.floats(0.5, 2.0)).map(
+                        lambda b: _bbox(b[0], b[1], b[0] + b[2], b[1] + b[3])),
+          labelled(("a tuple", (0.0, 0.0, 1.0, 1.0)), ("reversed", _bbox(2.0, 2.0, 1.0, 1.0)),
+                   ("NaN", _bbox(0.0, 0.0, math.nan, 1.0)),
+                   ("inf", _bbox(0.0, 0.0, math.inf, 1.0)),
+                   ("far outside", _bbox(100.0, 100.0, 101.0, 101.0)),
+                   ("pixels", _bbox(0.0, 0.0, 700.0, 300.0)),
+                   ("huge", _bbox(0.0, 0.0, 1e9, 1e9)), ("empty", _bbox(1.0, 1.0, 1.0, 1.0))))
+
+
+spec("bmc.plotting.cropped_png", plotting.cropped_png,
+     args={"figure": Obj(st.just(OMIT).map(lambda _: _drawn()),
+                         labelled(("text", "figure"), ("None", None), ("an axes list", [1, 2]))),
+           "box": BOX}, result=_is_png, examples=4)
+
 spec("bmc.plotting.FigureProblem", plotting.FigureProblem,
      args={"rule": Obj(st.just("overlap"), types=False, hostile=st.just(("same", "overlap"))),
            "message": Obj(st.just("m"), types=False, hostile=st.just(("same", "m")))})
@@ -605,6 +643,14 @@ explorer_spec("one_link.torque_explorer", EXPLORERS["one_link.torque_explorer"],
               length=Num(unit="m", low=0.2, high=0.6, positive=True, optional=True),
               com_fraction=Num(low=0.3, high=0.6, positive=True, optional=True),
               mass=Num(unit="kg", low=0.5, high=5.0, positive=True, optional=True))
+spec("bmc.widgets.one_link.outside_human_range", widgets.one_link.outside_human_range,
+     context=frames_context(single=False, counts=(1, 5, 40)),
+     args={"flexion_deg": Arr(["*"], unit="deg", low=-20.0, high=170.0),
+           "torque": Arr(["*"], unit="N m", low=-80.0, high=100.0),
+           "speed_deg_s": Num(unit="deg/s", low=0.0, high=3000.0, nonneg=True, optional=True),
+           "body_mass": Num(unit="kg", low=20.0, high=150.0, positive=True, optional=True)},
+     result=lambda value, kw, ctx: None if isinstance(value, list) and all(
+         isinstance(s, str) for s in value) else "not a list of sentences")
 explorer_spec("two_link.reach_explorer", EXPLORERS["two_link.reach_explorer"])
 explorer_spec("matrix_formalism.energy_explorer", EXPLORERS["matrix_formalism.energy_explorer"],
               duration=Num(unit="s", low=0.5, high=5.0, positive=True, optional=True))
