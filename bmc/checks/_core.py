@@ -909,9 +909,3 @@ def _is_sign(answer: Any) -> float | None:
         return None if value is None else float(value)
     value = real_number(answer)
     return None if value is None or not math.isfinite(value) else float(np.sign(value))
-
-
-    try:
-        return float(answer)  # also numeric SymPy expressions such as sqrt(2)
-    except (TypeError, ValueError):
-        return None

@@ -36,3 +36,7 @@ def real_number(answer: Any) -> float | None:
     """Return a single real number as a float; ``None`` for a bool, complex, text, array."""
     if isinstance(answer, (bool, np.bool_, complex, str, bytes)) or np.ndim(answer) != 0:
         return None
+    try:
+        return float(answer)  # also numeric SymPy expressions such as sqrt(2)
+    except (TypeError, ValueError):
+        return None

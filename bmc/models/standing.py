@@ -596,8 +596,11 @@ class Measurement:
         return np.repeat(values, self.n_frames, axis=0)
 
     def split(self, x: ArrayLike) -> np.ndarray:
-        """Reshape stacked frames ``(R * N, ...)`` to ``(R, N, ...)``."""
-        x = as_array(x, "x")
+        """Reshape stacked frames ``(R * N, ...)`` to ``(R, N, ...)``: numbers, or a mask."""
+        if isinstance(x, np.ndarray) and x.dtype.kind == "b":
+            pass  # a boolean mask over the stacked frames (which frames are ill conditioned)
+        else:
+            x = as_array(x, "x")
         if x.shape[:1] != (self.realisations * self.n_frames,):
             raise ValueError(f"x must have R * N = {self.realisations * self.n_frames} rows "
                              f"(stacked frames); got shape {x.shape}")
