@@ -272,15 +272,12 @@ def keyring_breaches(plant=None, seek=None):
 # the 4 s cell limit, so that the line spoiling the answers runs)
 XTALK = KEYRING + """
 found = []
-# the planter stays up 12 s (under the 20 s cell limit), the seeker 6 s: the two workers
-# may start them at different moments (another submission may still hold one), and the
-# seeker must run while the planter's key exists
-end = time.time() + (12 if ROLE_IS_PLANT else 6)
+end = time.time() + 3
 while time.time() < end:
     found += keyring_breaches(ROLE=b"crosstalk")
+    if found:  # spoil the answers at once: the cell may be stopped at its time limit
+        T = thetadd = -1.0
     time.sleep(0.2)
-if found:
-    T = thetadd = -1.0
 """
 
 # (name, base, code, expected, sets): not formatted; "sets" the short names it runs for
@@ -289,10 +286,8 @@ HOSTILE = [
 if keyring_breaches():
     T = thetadd = -1.0
 """, "full", ("01", "03")),
-    ("keyring_xtalk_a", "solution",
-     XTALK.replace("ROLE_IS_PLANT", "True").replace("ROLE", "plant"), "full", ("01",)),
-    ("keyring_xtalk_b", "solution",
-     XTALK.replace("ROLE_IS_PLANT", "False").replace("ROLE", "seek"), "full", ("01",)),
+    ("keyring_xtalk_a", "solution", XTALK.replace("ROLE", "plant"), "full", ("01",)),
+    ("keyring_xtalk_b", "solution", XTALK.replace("ROLE", "seek"), "full", ("01",)),
     ("kmsg_answers", "solution", """
 import os
 for name in ("/scratch/answers.json", "answers.json"):
@@ -979,7 +974,9 @@ def test_the_keyrings_stay_shut(batch):
     a, b = rows["keyring_xtalk_a-01"], rows["keyring_xtalk_b-01"]
     overlap = min(a["started"] + a["seconds"], b["started"] + b["seconds"]) - max(
         a["started"], b["started"])
-    assert overlap > 1.5, "the cross-talk pair did not run side by side"
+    # 3 s probes every 0.2 s: 0.8 s side by side is 4 probes of each while the other is up
+    # (1.40-1.44 s measured at load 8, where another submission held the second worker)
+    assert overlap > 0.8, "the cross-talk pair did not run side by side"
 
 
 def test_a_number_copied_from_another_student_fails(batch):

@@ -47,8 +47,9 @@ def _student_text(nb):
             yield i, f'{out.get("text", "")}{out.get("data", {}).get("text/plain", "")}'
 
 
-# The energy explorer's description reports its results, energy errors such as 1.0e-09 and
-# its axis from 1e-14: measured quantities of the lesson, not tolerances.
+# The energy explorer's description reports its setting, the error DOP853 may make per step
+# (a slider the student moves: the lesson is accuracy against cost), and its results, energy
+# errors such as 1.0e-09 on an axis from 1e-14: the lesson's quantities, not test tolerances.
 RESULTS = "Relative energy error of the double pendulum"
 
 
