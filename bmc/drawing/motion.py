@@ -334,7 +334,8 @@ class Animation:
         self._dpi = dpi
         self.strobe_png = self._strobe_png(strobe_kwargs)
         self._widget = None
-        self.alt = ""  # the static strobe's text alternative (set by `animation`)
+        # the static strobe's text alternative (`animation(alt=...)` may give its own)
+        self.alt = self.strobe_drawing.describe()
 
     # static representation ------------------------------------------------------
     def _strobe_drawing(self, kwargs: dict) -> Drawing:
@@ -464,5 +465,6 @@ def animation(
         raise ValueError("alt must be a non-empty string (the strobe's text alternative); "
                          f"got {alt!r}: leave it out to use the strobe's own description")
     anim = Animation(pts, pairs, times, int(interval), path_xy, kwargs, dpi)
-    anim.alt = " ".join(alt.split()) if alt else anim.strobe_drawing.describe()
+    if alt:
+        anim.alt = " ".join(alt.split())
     return anim
