@@ -57,7 +57,7 @@ def _nb(table: str) -> nbformat.NotebookNode:
 
 def test_both_failures_are_caught():
     good = _nb("| $\\tau_i$ | net joint moment at joint $i$ | N m |\n"
-               "| $f_L$, $f_V$ | force-length and force-velocity curves | - |\n"
+               "| $f_L$, $f_V$ | force-length and force-velocity curves | 1 |\n"
                "| $\\|\\mathbf{v}\\|$ | speed | m/s |\n")
     rows = notation(good)
     assert [r[0] for r in rows] == ["\\tau_i", "f_L", "f_V", "\\|\\mathbf{v}\\|"]
@@ -77,6 +77,30 @@ def test_both_failures_are_caught():
     assert len(conflicts_across({"a": bold, "b": other_bold})) == 1
     # and a unit however its power is written
     assert notation(_nb("| $I_i$ | inertia | kg m$^2$ |\n"))[0][2] == "kg m²"
+    # one letter as a reader sees it: bold or not, \varphi or \phi, braces or not
+    assert len(conflicts_across({
+        "a": notation(_nb("| $F_0$ | maximal isometric force of a muscle | N |\n")),
+        "b": notation(_nb("| $\\mathbf F_0 = (F_x, F_y)$ | force of the plate | N |\n"))
+    })) == 1
+    assert len(conflicts_across({
+        "a": notation(_nb("| $\\varphi_i$ | angle of segment $i$ from the horizontal | rad |\n")),
+        "b": notation(_nb("| $\\phi_{i}$ | angle of segment $i$ from the vertical | rad |\n"))
+    })) == 1
+    # ... except a declared vector-and-scalar twin (gravity's magnitude and vector)
+    assert conflicts_within(notation(_nb(
+        "| $g$ | gravitational acceleration | m/s² |\n"
+        "| $\\mathbf g$ | gravity as a vector, $(0, -g)$ | m/s² |\n"))) == []
+    # one meaning, two symbols: r_i in one notebook, x_i in another
+    assert len(conflicts_across({
+        "a": notation(_nb("| $\\mathbf r_i$ | position of the centre of mass | m |\n")),
+        "b": notation(_nb("| $\\mathbf x_i$ | position of the centre of mass | m |\n"))
+    })) == 1
+    # ... but a shared row written as one TeX group or as several is the same row
+    assert conflicts_across({
+        "a": notation(_nb("| $K_P$, $K_D$ | gains | N m/rad, N m s/rad |\n")),
+        "b": notation(_nb("| $K_P, K_D$ | gains | N m/rad, N m s/rad |\n"))}) == []
+    # a dimensionless unit is written 1
+    assert len(conflicts_within(notation(_nb("| $s$ | path fraction | - |\n")))) == 1
     # a notebook without a Notation cell, or without a table, is refused
     with pytest.raises(ValueError, match="Notation"):
         notation(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title")]))
