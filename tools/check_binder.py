@@ -123,16 +123,28 @@ def allowed_omissions(nodeps: Path = NODEPS) -> set[tuple[str, str]]:
     return {(canonicalize_name(a), canonicalize_name(b)) for a, b in pairs}
 
 
+_REQUIRES: dict[tuple[str, str], list[str]] = {}  # (name, version) -> requirements, read once
+
+
 def _metadata(env: dict[str, str]) -> dict[str, list[str]]:
-    """Read the requirements of each ``name==version`` (pip's dry-run report, no install)."""
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--no-deps",
-         "--ignore-installed", "--report", "-", *(f"{n}=={v}" for n, v in sorted(env.items()))],
-        capture_output=True, text=True)
-    if run.returncode:
-        raise SystemExit(f"pip could not fetch the metadata:\n{run.stderr[-3000:]}")
-    return {canonicalize_name(i["metadata"]["name"]): i["metadata"].get("requires_dist", [])
-            for i in json.loads(run.stdout)["install"]}
+    """Read the requirements of each ``name==version`` (pip's dry-run report, no install).
+
+    Each distribution's metadata is fetched once per process: a second check that changes
+    two pins asks pip for those two only.
+    """
+    missing = sorted((n, v) for n, v in env.items() if (n, v) not in _REQUIRES)
+    if missing:
+        run = subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--no-deps",
+             "--ignore-installed", "--report", "-", *(f"{n}=={v}" for n, v in missing)],
+            capture_output=True, text=True)
+        if run.returncode:
+            raise SystemExit(f"pip could not fetch the metadata:\n{run.stderr[-3000:]}")
+        asked = {canonicalize_name(n): (n, v) for n, v in missing}
+        for item in json.loads(run.stdout)["install"]:
+            meta = item["metadata"]
+            _REQUIRES[asked[canonicalize_name(meta["name"])]] = meta.get("requires_dist", [])
+    return {canonicalize_name(n): _REQUIRES[n, v] for n, v in env.items()}
 
 
 def conflicts(pins: dict[str, str], base: dict[str, str],
