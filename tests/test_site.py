@@ -491,6 +491,8 @@ def _spec(name: str, path: Path):
 
 
 bibliography = _spec("bibliography", REPO / "tools" / "bibliography.py")
+axe_tool = _spec("axe", REPO / "tools" / "axe.py")
+AXE_VERSION = axe_tool.AXE_VERSION
 
 
 def test_staged_notebook_keeps_a_figure_png_and_drops_its_html_twin(tmp_path):
@@ -603,7 +605,6 @@ def test_the_build_refuses_a_citation_without_a_complete_entry(tmp_path):
 
 # --------------------------------------------------------------------------- browser
 
-AXE_VERSION = "4.14.1"  # axe-core (npm), pinned; installed under .ci/node like the hub's proxy
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # Rules beyond the WCAG tags, all named in issue 32: an empty table header (best practice).
 AXE_RULES = ["empty-table-header"]
@@ -625,18 +626,8 @@ AXE_CONTROL_FINDS = {"image-alt", "label-content-name-mismatch", "aria-required-
 
 
 def _axe_script() -> Path | None:
-    """axe-core's axe.min.js at AXE_VERSION, installed with npm when missing (None: no npm)."""
-    node = REPO / ".ci" / "node"
-    package = node / "node_modules" / "axe-core" / "package.json"
-    if package.is_file() and json.loads(package.read_text()).get("version") == AXE_VERSION:
-        return package.parent / "axe.min.js"
-    if not shutil.which("npm"):
-        return None
-    done = subprocess.run(["npm", "install", "--prefix", str(node), "--no-audit", "--no-fund",
-                           "--loglevel=error", f"axe-core@{AXE_VERSION}"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"npm could not install axe-core:\n{done.stderr[-2000:]}"
-    return package.parent / "axe.min.js"
+    """axe-core's axe.min.js (tools/axe.py: one pinned version for every test)."""
+    return axe_tool.axe_path()
 
 
 _PAGE = """async () => {

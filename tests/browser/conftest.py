@@ -18,6 +18,7 @@ BMC_REQUIRE_BROWSER
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import secrets
@@ -246,22 +247,16 @@ def browser_timings(request: pytest.FixtureRequest) -> list:
     return request.config.stash.setdefault(TIMINGS, [])
 
 
-AXE_VERSION = "4.14.1"  # axe-core (npm), pinned; installed under .ci/node like the hub's proxy
+def _load_tool(name: str):
+    """A module of the repository's tools/ folder (not a package), loaded by path."""
+    spec = importlib.util.spec_from_file_location(name, REPO / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def axe_path() -> Path | None:
-    """axe-core's axe.min.js at AXE_VERSION, installed with npm when missing (None: no npm)."""
-    node = REPO / ".ci" / "node"
-    package = node / "node_modules" / "axe-core" / "package.json"
-    if package.is_file() and json.loads(package.read_text()).get("version") == AXE_VERSION:
-        return package.parent / "axe.min.js"
-    if not shutil.which("npm"):
-        return None
-    done = subprocess.run(["npm", "install", "--prefix", str(node), "--no-audit", "--no-fund",
-                           "--loglevel=error", f"axe-core@{AXE_VERSION}"],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, f"npm could not install axe-core:\n{done.stderr[-2000:]}"
-    return package.parent / "axe.min.js"
+_axe = _load_tool("axe")
+axe_path, AXE_VERSION = _axe.axe_path, _axe.AXE_VERSION
 
 
 @pytest.fixture(scope="session")
