@@ -10,7 +10,8 @@ Notation (the notebook's): link ``k`` has length ``L_k``, joint-to-centre-of-mas
 ``d_k``, mass ``m_k`` and moment of inertia ``I_k`` about its centre of mass; ``g`` is
 gravity (acting along -y); ``(F_ex, F_ey)`` is a force on the endpoint. Joint coordinates
 ``alpha_k`` are those of :class:`bmc.chain.PlanarChain` (``alpha_1`` from the horizontal,
-the others relative); segment coordinates ``theta_k`` are absolute angles.
+the others relative); segment coordinates ``varphi_k`` are absolute angles from the
+forward horizontal.
 
 :func:`broadcast_lambdify` turns a SymPy matrix into a NumPy function of arrays of frames.
 Plain ``sympy.lambdify`` of a matrix whose entries are partly constant (``I_2 + m_2 d_2^2``)
@@ -204,7 +205,7 @@ class Derivation:
     n : int
         Number of links.
     coordinates : str
-        ``"joint"`` (``alpha``, relative angles) or ``"segment"`` (``theta``, absolute).
+        ``"joint"`` (``alpha``, relative angles) or ``"segment"`` (``varphi``, absolute).
     method : str
         How the equations were obtained.
     q : tuple of sympy.Function
@@ -310,7 +311,7 @@ def _coordinates(n: int, coordinates: str) -> tuple[tuple, list]:
     """Generalised coordinates and the absolute angle of each segment."""
     if coordinates not in ("joint", "segment"):
         raise ValueError(f'coordinates must be "joint" or "segment"; got {coordinates!r}')
-    base = "alpha" if coordinates == "joint" else "theta"
+    base = "alpha" if coordinates == "joint" else "varphi"
     names = [base] if n == 1 else [f"{base}{k + 1}" for k in range(n)]
     q = tuple(sp.Function(name)(t) for name in names)  # as mechanics.dynamicsymbols
     if coordinates == "joint":
@@ -371,7 +372,7 @@ def newton_euler_equations(
     n : int
         Number of links.
     coordinates : {"joint", "segment"}, optional
-        Joint angles ``alpha`` (default) or segment angles ``theta``.
+        Joint angles ``alpha`` (default) or segment angles ``varphi``.
     simplify : bool, optional
         Simplify the torques and their decomposition with :func:`tidy` (default; under a
         second for two links, half a minute for four). ``False`` keeps the torques as the
@@ -532,7 +533,7 @@ def two_link(*, coordinates: str = "joint") -> Derivation:
     Parameters
     ----------
     coordinates : {"joint", "segment"}, optional
-        Joint angles ``alpha1, alpha2`` (default) or segment angles ``theta1, theta2``.
+        Joint angles ``alpha1, alpha2`` (default) or segment angles ``varphi1, varphi2``.
 
     Returns
     -------

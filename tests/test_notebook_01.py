@@ -5,7 +5,7 @@ that a student sees derivations rendered as LaTeX, pictures drawn from the model
 under every predict-then-check prompt, the errata of the published source; and, with
 explicit tolerances, the agreements the notebook states as physics (SymPy and PlanarChain
 give the same moments, the simulation keeps its energy balance, the period exceeds the
-small-angle one by beta_0^2/16) and the judgements it makes about human movement (the
+small-angle one by theta_0^2/16) and the judgements it makes about human movement (the
 switched-on hold demands most of an elbow's strength, the smoothly moved one does not).
 """
 
@@ -182,16 +182,16 @@ def test_simulations_keep_their_energy_balance(rod):
     assert run.relative_energy_error < 1e-6
 
 
-def test_swing_period_exceeds_the_small_angle_one_by_beta0_squared_over_16(rod):
+def test_swing_period_exceeds_the_small_angle_one_by_theta0_squared_over_16(rod):
     i_o = rod.mass_matrix([0.0])[0, 0]
     small = 2 * np.pi * np.sqrt(i_o / (rod.masses[0] * G * rod.com[0]))
     t = np.linspace(0.0, 3.0, 3001)
     swing = simulate.simulate_chain(rod, t, [np.radians(2.0) - np.pi / 2], [0.0])
-    beta = swing.q[:, 0] + np.pi / 2
-    k = np.flatnonzero((beta[:-1] > 0) & (beta[1:] <= 0))
-    cross = t[k] - beta[k] * (t[k + 1] - t[k]) / (beta[k + 1] - beta[k])
+    theta = swing.q[:, 0] + np.pi / 2
+    k = np.flatnonzero((theta[:-1] > 0) & (theta[1:] <= 0))
+    cross = t[k] - theta[k] * (t[k + 1] - t[k]) / (theta[k + 1] - theta[k])
     excess = (np.diff(cross).mean() - small) / small
-    # exact pendulum: 1 + beta0^2/16 + 11 beta0^4/3072; the linear interpolation of the
+    # exact pendulum: 1 + theta0^2/16 + 11 theta0^4/3072; the linear interpolation of the
     # crossings (1 ms samples) is good to ~1e-7 of the period
     np.testing.assert_allclose(excess, np.radians(2.0)**2 / 16, rtol=0.05)
 

@@ -139,7 +139,7 @@ EXAMPLES = [
 
 PHYSICS = [
     "Both methods give the shoulder 8.42 N m, as they must: they solve the same equations.",
-    "the simulated swing is longer by a fraction 7.6e-05; beta_0^2 / 16 = 7.6e-05",
+    "the simulated swing is longer by a fraction 7.6e-05; theta_0^2 / 16 = 7.6e-05",
     "peak moment 44.1 N m at t = 0.00 s: 81% of an average young man's elbow flexor strength",
     "The elbow flexes to 150 deg, the end of its normal range; the knee is below the hip.",
     "The fibres shorten below their optimal length; the force falls under 1.8 F0.",
@@ -154,7 +154,7 @@ PHYSICS = [
     "peak torque (+ flexor, - extensor) above the isometric force",
     "The ratio alpha_2 / sigma^1.5 tends to a constant, 11.4 rad.",
     "each segment has a distance $l_{ci}$ from its lower joint to its centre of mass",
-    r"$\ddot\beta_1 \approx -\frac{m_1 g d_1}{I_o}\beta_1$",
+    r"$\ddot\theta_1 \approx -\frac{m_1 g d_1}{I_o}\theta_1$",
 ]
 
 
