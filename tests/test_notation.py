@@ -99,6 +99,10 @@ def test_both_failures_are_caught():
     assert conflicts_across({
         "a": notation(_nb("| $K_P$, $K_D$ | gains | N m/rad, N m s/rad |\n")),
         "b": notation(_nb("| $K_P, K_D$ | gains | N m/rad, N m s/rad |\n"))}) == []
+    # ... and members of an indexed family are the family
+    assert conflicts_across({
+        "a": notation(_nb("| $\\theta_i$ | angle of segment $i$ | rad |\n")),
+        "b": notation(_nb("| $\\theta_1, \\theta_2$ | angle of segment $i$ | rad |\n"))}) == []
     # a dimensionless unit is written 1
     assert len(conflicts_within(notation(_nb("| $s$ | path fraction | - |\n")))) == 1
     # a notebook without a Notation cell, or without a table, is refused

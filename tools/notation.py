@@ -167,7 +167,8 @@ def conflicts_across(tables: dict[str, list[tuple[str, str, str]]]) -> list[str]
         for row in rows:
             symbol, meaning, unit = row
             key = letter_key(symbol)
-            groups.setdefault(meaning, set()).add(key)
+            # theta_1, theta_2 in a row meaning "angle of segment $i$" are the family theta_i
+            groups.setdefault(meaning, set()).add(re.sub(r"_\d+$", "_i", key))
             if key not in first:
                 first[key] = (name, row)
             elif _conflict(first[key][1], row):
