@@ -3,9 +3,9 @@ r"""Joint reaction forces by the augmented joint coordinate method (Blajer and C
 A planar multibody model of ``n`` rigid segments linked by pin joints into a tree is described
 in three sets of coordinates:
 
-- **absolute coordinates** ``p = [x_1, y_1, theta_1, ..., x_n, y_n, theta_n]`` (length
+- **absolute coordinates** ``p = [x_1, y_1, psi_1, ..., x_n, y_n, psi_n]`` (length
   ``3n``): the centre of mass (COM) and the orientation of every segment;
-- **generalised (joint) coordinates** ``q = [x_B, y_B, phi_1, ..., phi_n]`` (length
+- **generalised (joint) coordinates** ``q = [x_B, y_B, psi_1, ..., psi_n]`` (length
   ``k = n + 2``): a base point (the proximal end of the root segment, the hip in the human
   model) and the absolute angle of every segment;
 - **open-constraint coordinates** ``z`` (length ``m = 2(n - 1)``): the relative translations
@@ -27,10 +27,11 @@ linear solve per frame,
 
 Conventions: SI units; x forward, y up; gravity ``g > 0`` along -y; angles in radians,
 counter-clockwise positive; **axis 0 is time** (every function takes one frame or ``N``).
-Segment ``i`` has a unit axis ``e_i = s_i (-sin phi_i, cos phi_i)`` pointing from its
+Segment ``i`` has a unit axis ``e_i = s_i (-sin psi_i, cos psi_i)`` pointing from its
 proximal joint to its distal end, with ``s_i = +1`` for segments that point up at
-``phi_i = 0`` (trunk, head) and ``-1`` for segments that hang down (limbs); so the paper's
-``x = x_H + c sin(phi)``, ``y = y_H - c cos(phi)`` for the leg segments holds as printed.
+``psi_i = 0`` (trunk, head) and ``-1`` for segments that hang down (limbs); so the paper's
+``x = x_H + c sin(phi)``, ``y = y_H - c cos(phi)`` for the leg segments holds as printed (the
+paper writes ``phi_i`` for the angle that notebook 5 and this module call ``psi_i``).
 ``lambda`` for a joint is the force that the distal (child) segment exerts on the proximal
 (parent) segment there [N]; its vertical component is positive in compression.
 
@@ -146,7 +147,7 @@ def minimal_form(model: PlanarModel, q: ArrayLike, qd: ArrayLike,
     q, qd : array_like, shape (..., k)
         Coordinates [m, rad] and velocities [m/s, rad/s].
     h : array_like, shape (..., 3n)
-        Applied forces on ``[x_i, y_i, theta_i]`` (:meth:`PlanarModel.applied_forces`)
+        Applied forces on ``[x_i, y_i, psi_i]`` (:meth:`PlanarModel.applied_forces`)
         [N, N m].
 
     Returns
@@ -351,7 +352,8 @@ class SymbolicModel:
     Attributes
     ----------
     q, qd, qdd, z : sympy.Matrix
-        Column vectors of symbols: ``x_H, y_H, phi1..phin`` and derivatives ``xd_H``...,
+        Column vectors of symbols: ``x_H, y_H, phi1..phin`` (the angles ``psi_i``, named with
+        the paper's letter, as ``c`` and ``J`` are) and derivatives ``xd_H``...,
         open-constraint coordinates ``z1..zm``.
     p : sympy.Matrix
         ``p(q, z)``, shape (3n, 1).

@@ -84,7 +84,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
     ax.set_xlim(0.0, duration)
     ax.set_ylim(1e-14, 10.0)
     ax.set_xlabel("time [s]")
-    ax.set_ylabel("relative energy error [-]")
+    ax.set_ylabel(r"relative energy error $\varepsilon_E$ [1]")
     ax.legend(loc="lower right")
     fig.tight_layout()
 
@@ -120,7 +120,7 @@ def energy_explorer(*, duration: float = 5.0, interactive: bool = True,
 
     def describe() -> str:
         return (
-            "Relative energy error of the double pendulum against time over "
+            "Relative energy error of the double pendulum, ε_E, against time over "
             f"{duration:g} s, on a logarithmic scale from 1e-14 to 10. Explicit Euler with "
             f"step {shown['dt']:.1e} s ({shown['n_euler']} evaluations) ends at "
             f"{shown['euler']:.1e}; DOP853 keeping each step's relative error near "
