@@ -417,7 +417,8 @@ def test_numbered_from_the_foot_with_omega_dot(nb, markdown):
     flat = re.sub(r"\s+", " ", markdown)
     assert ("segment 1 is the foot, 2 the shank and 3 the thigh; joint 1 is the ankle, "
             "2 the knee and 3 the hip") in flat
-    assert r"hip flexion: the thigh's angle from the downward vertical, $\varphi_3 + \pi/2$" in flat
+    assert (r"hip flexion: the thigh's angle from the downward vertical, "
+            r"$\varphi_3 + \pi/2$") in flat
     assert r"knee flexion: $\varphi_3 - \varphi_2$ (thigh minus shank)" in flat
     assert r"ankle dorsiflexion: $\varphi_1 - \varphi_2 - \pi/2$ (foot minus shank)" in flat
     assert r"| $\omega$, $\dot\omega$ | angular velocity and acceleration of a segment |" in flat
