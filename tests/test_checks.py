@@ -78,8 +78,8 @@ def test_check_value_diagnoses_degrees_transpose_and_entries():
     assert "v[1] is 25 % too large" in _fails(checks.check_value, "v", [1.0, 2.5, 3.0],
                                                [1.0, 2.0, 3.0], level="practice")
     # a mistake model is named, never the value
-    message = _fails(checks.check_value, "T", 3.0, 5.0, mistakes=[("the torque without "
-                                                                    "its load", 3.0)])
+    message = _fails(checks.check_value, "tau", 3.0, 5.0, mistakes=[("the torque without "
+                                                                      "its load", 3.0)])
     assert "it matches the torque without its load" in message and "5" not in message
     # answers with few possible values: the concept only
     assert _fails(checks.check_value, "E", [[0.0, 1.0]], [[1.0, 1.0]],
@@ -87,7 +87,7 @@ def test_check_value_diagnoses_degrees_transpose_and_entries():
 
 
 def test_hint_is_appended_and_never_the_value():
-    message = _fails(checks.check_value, "T", 1.0, 9.3936, hint="Read section 2.")
+    message = _fails(checks.check_value, "tau", 1.0, 9.3936, hint="Read section 2.")
     assert message.endswith("Hint: Read section 2.")
     _no_leak(message, 9.3936)
 
@@ -157,28 +157,28 @@ def test_one_link_torque_closed_form(one):
     # at alpha' = 0 the tip accelerates L alpha'' perpendicular to the segment.
     a_tip = p.length * p.alphadd * np.array([-math.sin(p.alpha), math.cos(p.alpha)])
     F = -p.load * (a_tip - np.array([0.0, -p.g]))
-    T = (I_o * p.alphadd + p.mass * p.g * p.com * math.cos(p.alpha)
-         - p.length * (math.cos(p.alpha) * F[1] - math.sin(p.alpha) * F[0]))  # - r x F
-    assert answers.check_one_link_torque(T)
-    assert answers.check_one_link_torque(round(T, 3))  # rounded answers pass
-    weight_only = T - p.load * p.length**2 * p.alphadd  # the load's inertia forgotten
+    tau = (I_o * p.alphadd + p.mass * p.g * p.com * math.cos(p.alpha)
+           - p.length * (math.cos(p.alpha) * F[1] - math.sin(p.alpha) * F[0]))  # - r x F
+    assert answers.check_one_link_torque(tau)
+    assert answers.check_one_link_torque(round(tau, 3))  # rounded answers pass
+    weight_only = tau - p.load * p.length**2 * p.alphadd  # the load's inertia forgotten
     message = _fails(answers.check_one_link_torque, weight_only)
     assert "Hint:" in message and "inertia" in message
-    _no_leak(message, T)
+    _no_leak(message, tau)
 
 
 def test_one_link_centripetal_signs(one):
     assert answers.check_one_link_centripetal(0, -1, -1)  # no torque; pull towards the joint
     message = _fails(answers.check_one_link_centripetal, 0, 1, -1)
     # three signs have few possible values: the message never says which is wrong
-    assert message.startswith("sign_T, sign_Frx, sign_Fry are not all right yet")
+    assert message.startswith("sign_tau, sign_Frx, sign_Fry are not all right yet")
     assert message == _fails(answers.check_one_link_centripetal, 1, -1, -1)
 
 
 def test_one_link_hanging_and_euler(one):
     p, I_o = one
 
-    def qdd(beta, beta_dot, torque):  # I_o beta'' = T - m g d sin(beta)
+    def qdd(beta, beta_dot, torque):  # I_o beta'' = tau - m g d sin(beta)
         return (torque - p.mass * p.g * p.com * math.sin(beta)) / I_o
 
     def euler(beta, beta_dot, torque, dt):
@@ -477,7 +477,7 @@ def test_least_squares_std_and_dropped_channel():
 
 
 def test_least_squares_bias_recovers_the_injected_offset():
-    # the problem's b_frames were made with a 2.7 N m offset on T and no noise
+    # the problem's b_frames were made with a 2.7 N m offset on tau_0 and no noise
     assert answers.check_least_squares_bias(2.7)
     assert "wrong sign" in _fails(answers.check_least_squares_bias, -2.7)
 
@@ -539,8 +539,8 @@ def test_public_checks_compute_answers_on_practice_data_only(monkeypatch):
 
 
 def test_the_public_check_never_judges_the_students_own_value():
-    # the same right function with a wrong T (not what the function gives) is told so;
-    # a T that is the function's value passes whatever it is (it is graded later)
+    # the same right function with a wrong tau (not what the function gives) is told so;
+    # a tau that is the function's value passes whatever it is (it is graded later)
     p = checks.problem("one_link", student="s-own")
     checks.problem("one_link", student="")
 
@@ -551,7 +551,7 @@ def test_the_public_check_never_judges_the_students_own_value():
 
     assert checks.check_one_link_torque(joint_torque, joint_torque(p), p)
     message = _fails(checks.check_one_link_torque, joint_torque, 2 * joint_torque(p), p)
-    assert "T is not what joint_torque(p) gives with your data" in message
+    assert "tau is not what joint_torque(p) gives with your data" in message
 
 
 def test_public_checks_still_reject_the_wrong_form():
@@ -715,11 +715,11 @@ def test_report_heads_each_result_with_what_was_judged():
     right = checks.report(_File("q1", [_Result(True, success="right on practice")]))
     assert repr(right).startswith("✅ q1: right on the practice data")
     form = checks.report(_File("q2", [_Result(False, _otter_failure(
-        "JudgedAtGrading", "sign_T is answered in the right form"))]))
+        "JudgedAtGrading", "sign_tau is answered in the right form"))]))
     assert "judged when your notebook is graded" in repr(form) and "passed" not in repr(form)
     wrong = checks.report(_File("q3", [_Result(False, _otter_failure(
-        "IncorrectAnswer", "T is 12 % too small"))]))
-    assert repr(wrong).splitlines() == ["❌ q3: not right yet", "    T is 12 % too small"]
+        "IncorrectAnswer", "tau is 12 % too small"))]))
+    assert repr(wrong).splitlines() == ["❌ q3: not right yet", "    tau is 12 % too small"]
     broken = checks.report(_File("q4", [_Result(False, _otter_failure("TypeError", "bad"))]))
     assert "the check stopped at an error" in repr(broken) and "TypeError: bad" in repr(broken)
     assert "<strong>" in wrong._repr_html_() and "&#x27;" not in wrong._repr_html_()

@@ -41,7 +41,7 @@ pytestmark = pytest.mark.slow
 # signs wrong, questions 4 and 5 left blank.
 PARTIAL_STEM = "01_one_link"
 PARTIAL_RIGHT = {0: "q1", 2: "q3"}
-PARTIAL_WRONG = {1: "practice_signs = (1, 1, 1)\nsign_T = 1\nsign_Frx = -1\nsign_Fry = -1\n"}
+PARTIAL_WRONG = {1: "practice_signs = (1, 1, 1)\nsign_tau = 1\nsign_Frx = -1\nsign_Fry = -1\n"}
 PARTIAL_SCORES = {"q1": 2.0, "q2": 0.0, "q3": 2.0, "q4": 0.0, "q5": 0.0}
 
 
@@ -266,7 +266,7 @@ def test_autograder_scores_a_partial_submission(graded):
     assert scores == PARTIAL_SCORES
     assert row["total"] == sum(PARTIAL_SCORES.values()) == 4.0
     message = row["questions"]["q2"]["messages"][0]
-    assert message.startswith("sign_T, sign_Frx, sign_Fry are not all right yet")
+    assert message.startswith("sign_tau, sign_Frx, sign_Fry are not all right yet")
     csv_text = graded["csv"].read_text()
     assert (f"partial_{PARTIAL_STEM},partial_{PARTIAL_STEM}.ipynb,bmc-01-one-link,4,11,ok,,"
             "2,0,2,0,0") in csv_text

@@ -329,7 +329,7 @@ TRIAL = {
     "1.q1": ("one_link", {"right": _torque(), "sign": _torque(sign=-1), "units":
                           _torque(deg=True), "term": _torque(term=False),
                           "shape": lambda p: str(_torque()(p))},
-             lambda f, p: checks.check_one_link_torque(f, _values(f, p, "T"), p),
+             lambda f, p: checks.check_one_link_torque(f, _values(f, p, "tau"), p),
              lambda f, p: hidden.check_one_link_torque(f(p)), False),
     "1.q3": ("one_link", {"right": _hanging(), "sign": _hanging(sign=-1), "units":
                           _hanging(deg=True), "term": _hanging(about_com=True),

@@ -158,14 +158,14 @@ def _notebook(*sources: str) -> dict:
 
 
 TEMPLATE = _notebook('import numpy as np\nSTUDENT_ID = "your student id"\n',
-                     "def f(p):\n    ...\n\n\nT = f(p)\n")
+                     "def f(p):\n    ...\n\n\ntau = f(p)\n")
 
 
 def _answer(name: str) -> str:
     return (f"def f(p):\n    {name}_inertia = p.inertia + p.mass * p.com**2\n"
             f"    {name}_load = p.load * p.length**2\n"
             f"    return ({name}_inertia + {name}_load) * p.alphadd + (p.mass * p.com + p.load"
-            f" * p.length) * p.g * np.cos(p.alpha)\n\n\nT = f(p)\n")
+            f" * p.length) * p.g * np.cos(p.alpha)\n\n\ntau = f(p)\n")
 
 
 def test_typed_ids_and_near_copies_are_flagged():
@@ -173,7 +173,7 @@ def test_typed_ids_and_near_copies_are_flagged():
            "b": _notebook('STUDENT_ID = "a"', _answer("mine") + "# copied\n"),
            "c": _notebook('STUDENT_ID = "c"', _answer("other")),
            "d": _notebook('STUDENT_ID = "your student id"'),
-           "e": _notebook('STUDENT_ID = "e"', "def f(p):\n    ...\n\n\nT = f(p)\n")}
+           "e": _notebook('STUDENT_ID = "e"', "def f(p):\n    ...\n\n\ntau = f(p)\n")}
     rows = [{"student_id": k} for k in nbs]
     flags = gradebook.flags(rows, nbs, TEMPLATE, threshold=0.8)
     assert "STUDENT_ID = 'a' but is filed as 'b'" in flags["b"][0]

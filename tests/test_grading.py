@@ -57,16 +57,16 @@ def test_malformed_data_is_rejected(data):
 
 
 def _one_question_autograder():
-    def test_T(T):
-        assert T == 2.0
+    def test_tau(tau):
+        assert tau == 2.0
 
-    question = grade._Question("q1", 2.0, [grade._Case("t", True, test_T, ["T"])])
+    question = grade._Question("q1", 2.0, [grade._Case("t", True, test_tau, ["tau"])])
     return grade.Autograder("x", Path("x.zip"), {"q1": question})
 
 
 @pytest.mark.parametrize("raw", [
-    {}, {"answers": []}, {"answers": {}}, {"answers": {"T": 2.0}},
-    {"answers": {"T": {"nothing": 1}}}, {"answers": {"T": {"value": [2.0]}}},
+    {}, {"answers": []}, {"answers": {}}, {"answers": {"tau": 2.0}},
+    {"answers": {"tau": {"nothing": 1}}}, {"answers": {"tau": {"value": [2.0]}}},
     {"score": 11, "total": 500},
 ])
 def test_a_forged_answers_file_is_an_error_not_a_verdict(raw):
@@ -76,9 +76,9 @@ def test_a_forged_answers_file_is_an_error_not_a_verdict(raw):
 
 def test_answers_are_judged_by_the_graders_own_tests():
     ag = _one_question_autograder()
-    right = grade._answers({"answers": {"T": {"value": 2.0}}}, ag)
-    wrong = grade._answers({"answers": {"T": {"value": 3.0}}}, ag)
-    missing = grade._answers({"answers": {"T": {"missing": True}}}, ag)
+    right = grade._answers({"answers": {"tau": {"value": 2.0}}}, ag)
+    wrong = grade._answers({"answers": {"tau": {"value": 3.0}}}, ag)
+    missing = grade._answers({"answers": {"tau": {"missing": True}}}, ag)
     assert grade._judge(right, ag, "s1")["q1"]["score"] == 2.0
     assert grade._judge(wrong, ag, "s1")["q1"]["score"] == 0.0
     assert "not defined" in grade._judge(missing, ag, "s1")["q1"]["messages"][0]

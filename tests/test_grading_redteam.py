@@ -78,7 +78,7 @@ USER = "bmc-instructor"
 MODES = ["root", "unprivileged"]
 MiB = 2**20
 # a 2-point question answered wrongly in the "partly" submission: set 1 q1, set 3 q3
-PARTLY = {"01": ("T = ", "T = 2 * T"), "03": ("delta = ", "delta = 2 * delta")}
+PARTLY = {"01": ("tau = ", "tau = 2 * tau"), "03": ("delta = ", "delta = 2 * delta")}
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("bwrap") is None,
@@ -133,7 +133,7 @@ for name in dir(c):
         except Exception:
             pass
 numbers = [s for s in seen if s is not None]
-T = numbers[0] if numbers else ...
+tau = numbers[0] if numbers else ...
 thetadd = numbers[0] if numbers else ...
 """, 0.0),
     ("find_solution", "blank", """
@@ -167,7 +167,7 @@ for home in ["{canary}", os.path.expanduser("~"), "/root"]:
     except OSError:
         pass
 if any("CANARY" in g for g in got):
-    T = thetadd = -1.0   # a key was read: lose the points, so the test sees it
+    tau = thetadd = -1.0   # a key was read: lose the points, so the test sees it
 """, "full"),
     ("poison_install", "solution", """
 import bmc, pathlib
@@ -221,7 +221,7 @@ for pid in (os.getppid(), 1):
 """, "full"),
     ("forge_results", "blank", """
 import json, os
-json.dump({{"answers": {{"T": {{"value": 11}}, "thetadd": {{"value": 11}}}},
+json.dump({{"answers": {{"tau": {{"value": 11}}, "thetadd": {{"value": 11}}}},
            "score": 11, "total": 500}}, open("/scratch/answers.json", "w"))
 for name in ("results.json", "results.pkl", "grades.csv"):
     open(name, "w").write("11/11")
@@ -231,7 +231,7 @@ os._exit(0)
 import socket
 try:
     socket.create_connection(("127.0.0.1", {port}), timeout=2).close()
-    T = thetadd = -1.0   # connected: lose the points, so the test sees it
+    tau = thetadd = -1.0   # connected: lose the points, so the test sees it
 except OSError:
     pass
 """, "full"),
@@ -281,7 +281,7 @@ end = time.time() + 3
 while time.time() < end:
     found += keyring_breaches(ROLE=b"crosstalk")
     if found:  # spoil the answers at once: the cell may be stopped at its time limit
-        T = thetadd = -1.0
+        tau = thetadd = -1.0
     time.sleep(0.2)
 """
 
@@ -289,7 +289,7 @@ while time.time() < end:
 HOSTILE = [
     ("keyring_read_write", "solution", KEYRING + """
 if keyring_breaches():
-    T = thetadd = -1.0
+    tau = thetadd = -1.0
 """, "full", ("01", "03")),
     ("kmsg_answers", "solution", """
 import os
@@ -308,7 +308,7 @@ os._exit(3)
 """, "error", ("01",)),
     ("evil_type", "solution", r"""
 Evil = type("\x1b[2J\x1b]0;owned\x07\rfake 11 / 11", (), {})
-T = thetadd = Evil()
+tau = thetadd = Evil()
 """, None, ("01", "03")),
     ("evil_exception", "solution", r"""
 def hanging_qdd(*args):
@@ -317,10 +317,10 @@ def skew(*args):
     raise ValueError("\x1b[2J\x1b]0;owned\x07\r@SUM(1)")
 """, None, ("01", "03")),
     ("big_string", "solution", """
-T = thetadd = "=HYPERLINK(1)" + "x" * 30_000_000
+tau = thetadd = "=HYPERLINK(1)" + "x" * 30_000_000
 """, None, ("01",)),
     ("many_strings", "solution", """
-T = thetadd = ["x" * 10_000] * 3_000
+tau = thetadd = ["x" * 10_000] * 3_000
 """, None, ("01",)),
 ]
 
@@ -751,10 +751,10 @@ def _write_main_batch(subs: Path, dist: Path, canary: Path, port: int) -> dict:
 
     with checks.student_data("correct-01"):
         q = checks.problem("one_link")
-        T = ((q.inertia + q.mass * q.com**2 + q.load * q.length**2) * q.alphadd
-             + (q.mass * q.com + q.load * q.length) * q.g * np.cos(q.alpha))
+        tau = ((q.inertia + q.mass * q.com**2 + q.load * q.length**2) * q.alphadd
+               + (q.mass * q.com + q.load * q.length) * q.g * np.cos(q.alpha))
     (subs / "copied-01.ipynb").write_text(
-        _with(books["blank-01"], f"T = {T!r}  # a neighbour's answer\n"))
+        _with(books["blank-01"], f"tau = {tau!r}  # a neighbour's answer\n"))
     expected["copied-01"] = 0.0  # right for correct-01, wrong for this student's data
 
     solution = json.dumps(books["solution-01"])
@@ -977,7 +977,7 @@ def test_the_keyrings_stay_shut(batch):
 def test_a_number_copied_from_another_student_fails(batch):
     row = batch["rows"]["copied-01"]
     assert row["status"] == "ok" and row["total"] == 0.0, row
-    assert row["questions"]["q1"]["messages"][0].startswith("T is not correct yet")
+    assert row["questions"]["q1"]["messages"][0].startswith("tau is not correct yet")
 
 
 def test_hostile_loops_are_stopped_at_the_limit_with_an_error_row(batch):

@@ -150,7 +150,7 @@ def test_a_notebook_is_parsed_within_caps(tmp_path, data, words):
 # ----------------------------------------------------------------------------- batch
 def _autograder(path: Path) -> Path:
     test = ("from otter.test_files import test_case\nname = 'q1'\npoints = 2\n"
-            "@test_case(points=2, hidden=True)\ndef t(T):\n    assert T == 2\n")
+            "@test_case(points=2, hidden=True)\ndef t(tau):\n    assert tau == 2\n")
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr("otter_config.json", json.dumps({"assignment_name": "set-1"}))
         zf.writestr("tests/q1.py", test)

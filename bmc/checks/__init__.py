@@ -10,7 +10,7 @@ have two kinds of tests per question:
   there, how far off and which way, and the likely mistake: it compares with wrong answers
   computed from the same data and probes the function with changed data (no velocity
   removes the velocity terms ...). The answer for the student's own data
-  (``T = joint_torque(p)``) is checked for its form only. A prediction (a sign, a set, a
+  (``tau = joint_torque(p)``) is checked for its form only. A prediction (a sign, a set, a
   choice: few possible values) is never judged here: its practice case is, and the check
   ends with :class:`JudgedAtGrading`, so it never says "passed". :func:`report` heads
   otter's result with what was judged.

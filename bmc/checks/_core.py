@@ -418,7 +418,7 @@ def practice(topic: str) -> Problem:
 def _check_name(name: Any) -> None:
     """Refuse a check's ``name`` that is not the answer's variable name (the author's slip)."""
     if not isinstance(name, str) or not name.strip():
-        raise TypeError("name must be the answer's variable name as text (e.g. \"T\"); got "
+        raise TypeError("name must be the answer's variable name as text (e.g. \"tau\"); got "
                         f"{type(name).__name__} {name!r}")
 
 
@@ -856,7 +856,7 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
 
     Examples
     --------
-    >>> check_form("T", 3.2, unit="N m")
+    >>> check_form("tau", 3.2, unit="N m")
     True
     """
     _check_name(name)

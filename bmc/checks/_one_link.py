@@ -148,16 +148,16 @@ _TORQUE_HINT = section("one_link.moments", "I_o alpha'' + m g d cos(alpha) for t
     + "; and " + section("one_link.load", "the load adds its weight and its inertia")
 
 
-def check_one_link_torque(joint_torque: Any, T: Any, p: Any = None) -> bool:
-    """Question 1: ``joint_torque(p)`` [N m] on the practice data; ``T`` is its value for you.
+def check_one_link_torque(joint_torque: Any, tau: Any, p: Any = None) -> bool:
+    """Question 1: ``joint_torque(p)`` [N m] on the practice data; ``tau`` is its value for you.
 
     Returns
     -------
     bool
-        ``True`` if the function is right on the practice data and ``T`` has its form.
+        ``True`` if the function is right on the practice data and ``tau`` has its form.
     """
     practice_function(
-        "joint_torque", joint_torque, topic="one_link", outputs=[Output("T", (), "N m")],
+        "joint_torque", joint_torque, topic="one_link", outputs=[Output("tau", (), "N m")],
         expected=answer_torque,
         probes=[("the hand empty (p.load = 0)", {"load": 0.0}),
                 ("no angular acceleration (p.alphadd = 0)", {"alphadd": 0.0}),
@@ -168,10 +168,10 @@ def check_one_link_torque(joint_torque: Any, T: Any, p: Any = None) -> bool:
                    "the joint belongs (the parallel-axis term m d^2 is missing)",
                    _torque_without_parallel_axis)],
         hint=_TORQUE_HINT)
-    return answer_of("T", T, joint_torque, p, unit="N m", hint=_TORQUE_HINT)
+    return answer_of("tau", tau, joint_torque, p, unit="N m", hint=_TORQUE_HINT)
 
 
-def check_one_link_centripetal(practice_signs: Any, sign_T: Any, sign_Frx: Any,
+def check_one_link_centripetal(practice_signs: Any, sign_tau: Any, sign_Frx: Any,
                                sign_Fry: Any) -> bool:
     """Question 2: the practice signs are judged; the three signs are judged at grading."""
     hint = section("one_link.newton_euler", "the centre of mass accelerates towards the "
@@ -186,9 +186,9 @@ def check_one_link_centripetal(practice_signs: Any, sign_T: Any, sign_Frx: Any,
         [(f"practice_signs[{i}] ({what})", s, e / scale, "sign", None)
          for i, (what, s, e) in enumerate(zip(("torque", "Fx", "Fy"), practice_signs,
                                               expected, strict=True))], hint=hint)
-    for name, value in (("sign_T", sign_T), ("sign_Frx", sign_Frx), ("sign_Fry", sign_Fry)):
+    for name, value in (("sign_tau", sign_tau), ("sign_Frx", sign_Frx), ("sign_Fry", sign_Fry)):
         require_answer(name, value, kind="sign", hint=hint)
-    judged_at_grading(["sign_T", "sign_Frx", "sign_Fry"],
+    judged_at_grading(["sign_tau", "sign_Frx", "sign_Fry"],
                       "three signs have 27 possible answers, so a check here would give "
                       "them away; the practice case tests the same physics",
                       right="Your practice signs are right")

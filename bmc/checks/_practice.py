@@ -5,7 +5,7 @@ runs it on :func:`~bmc.checks.practice` data, whose answers a student may see, a
 far off it is, which way, and the likely mistake: it compares with wrong answers computed
 from the same data (a forgotten term, an angle in degrees, ...) and *probes* the function
 with changed data (no velocity removes the velocity terms, no gravity the weights) to
-isolate the wrong term. The answer for the student's own data (``T = joint_torque(p)``) is
+isolate the wrong term. The answer for the student's own data (``tau = joint_torque(p)``) is
 only checked for its form and that it is what the function gives; its value is judged
 when the notebook is graded.
 

@@ -38,12 +38,12 @@ __all__ = [
 ]
 
 
-def check_one_link_torque(T: Any) -> bool:
+def check_one_link_torque(tau: Any) -> bool:
     """Question: joint torque [N m] of the loaded segment at ``alpha``, ``alphadd``.
 
     Parameters
     ----------
-    T : float
+    tau : float
         The student's joint torque [N m].
 
     Returns
@@ -53,7 +53,7 @@ def check_one_link_torque(T: Any) -> bool:
     """
     p = problem("one_link")
     return check_value(
-        "T", T, answer_torque(p)[0], unit="N m",
+        "tau", tau, answer_torque(p)[0], unit="N m",
         mistakes=[("the torque with the load's weight but not its inertia",
                    _torque_without_load_inertia(p)[0]),
                   ("the torque with I about the centre of mass where I_o about the joint "
@@ -66,7 +66,7 @@ def check_one_link_torque(T: Any) -> bool:
                      "parallel-axis theorem"))
 
 
-def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> bool:
+def check_one_link_centripetal(sign_tau: Any, sign_Frx: Any, sign_Fry: Any) -> bool:
     """Question: signs of the torque and of the joint force on a segment spinning freely.
 
     The segment turns at constant ``alphad_spin`` in the horizontal plane (no gravity, no
@@ -75,7 +75,7 @@ def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> boo
 
     Parameters
     ----------
-    sign_T, sign_Frx, sign_Fry : int or str
+    sign_tau, sign_Frx, sign_Fry : int or str
         Predicted signs of the joint torque and of the x, y components of the force the
         joint exerts on the segment.
 
@@ -88,7 +88,7 @@ def check_one_link_centripetal(sign_T: Any, sign_Frx: Any, sign_Fry: Any) -> boo
     tau, fx, fy = answer_spin(p, p.alpha_spin)
     scale = p.mass * p.com * p.alphad_spin**2  # the centripetal force [N]
     return check_group(
-        [("sign_T", sign_T, tau / scale), ("sign_Frx", sign_Frx, fx / scale),
+        [("sign_tau", sign_tau, tau / scale), ("sign_Frx", sign_Frx, fx / scale),
          ("sign_Fry", sign_Fry, fy / scale)], kind="sign",
         hint=section("one_link.newton_euler", "at a constant rate the only acceleration of "
                      "the centre of mass is centripetal, from the centre of mass towards "

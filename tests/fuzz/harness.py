@@ -329,7 +329,7 @@ def outcome(call: Call) -> Failure | None:
         if call.hostile in spec_.student and isinstance(call.kwargs.get("name"), str) \
                 and call.kwargs["name"]:
             # a check speaks to the student of their variable by its name in the notebook
-            # (``name``, e.g. "T"), not by the check's parameter ``answer``, which they
+            # (``name``, e.g. "tau"), not by the check's parameter ``answer``, which they
             # never see: that name is the argument at fault in their eyes
             names = (*names, call.kwargs["name"])
         if not names_argument(message, names):

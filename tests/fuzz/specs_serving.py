@@ -77,14 +77,14 @@ def _torque(d):
 
 
 check_spec("check_one_link_torque", checks.check_one_link_torque,
-           {"joint_torque": right(lambda: _torque), "T": right(lambda: _torque(own("one_link"))),
+           {"joint_torque": right(lambda: _torque), "tau": right(lambda: _torque(own("one_link"))),
             "p": Obj(st.sampled_from([OMIT, None]).map(
                 lambda v: v if v is OMIT else own("one_link")), BAD_ANSWERS, types=False)})
 check_spec("check_one_link_centripetal", checks.check_one_link_centripetal,
            {"practice_signs": right(lambda: tuple(_sign(x) for x in one.answer_spin(
                prac("one_link"), prac("one_link").alpha_spin_practice,
                prac("one_link").alphadd_spin_practice))),
-            "sign_T": SIGN, "sign_Frx": SIGN, "sign_Fry": SIGN})
+            "sign_tau": SIGN, "sign_Frx": SIGN, "sign_Fry": SIGN})
 check_spec("check_one_link_hanging", checks.check_one_link_hanging,
            {"hanging_qdd": right(lambda: lambda b, bd, t, p: one.answer_hanging_qdd(p, b, bd, t))})
 check_spec("check_one_link_euler_step", checks.check_one_link_euler_step,
@@ -188,7 +188,8 @@ check_spec("check_least_squares_bias", checks.check_least_squares_bias,
                                                   own("least_squares").b_frames))})
 
 # ----------------------------------------------------------------------------- generic checks
-NAME = Obj(st.sampled_from(["x", "T", "lam"]), labelled(("int", 3), ("None", None), ("empty", "")))
+NAME = Obj(st.sampled_from(["x", "tau", "lam"]),
+           labelled(("int", 3), ("None", None), ("empty", "")))
 GEN = (ValueError, TypeError, checks.IncorrectAnswer)
 spec("bmc.checks.check_value", checks.check_value, raises=GEN, student=("answer",),
      context=frames_context(),
