@@ -178,15 +178,15 @@ def test_one_link_centripetal_signs(one):
 def test_one_link_hanging_and_euler(one):
     p, I_o = one
 
-    def qdd(beta, beta_dot, torque):  # I_o beta'' = tau - m g d sin(beta)
-        return (torque - p.mass * p.g * p.com * math.sin(beta)) / I_o
+    def qdd(theta, theta_dot, torque):  # I_o theta'' = tau - m g d sin(theta)
+        return (torque - p.mass * p.g * p.com * math.sin(theta)) / I_o
 
-    def euler(beta, beta_dot, torque, dt):
-        return beta + dt * beta_dot, beta_dot + dt * qdd(beta, beta_dot, torque)
+    def euler(theta, theta_dot, torque, dt):
+        return theta + dt * theta_dot, theta_dot + dt * qdd(theta, theta_dot, torque)
 
-    def symplectic(beta, beta_dot, torque, dt):
-        new = beta_dot + dt * qdd(beta, beta_dot, torque)
-        return beta + dt * new, new
+    def symplectic(theta, theta_dot, torque, dt):
+        new = theta_dot + dt * qdd(theta, theta_dot, torque)
+        return theta + dt * new, new
 
     assert answers.check_one_link_hanging(qdd)
     inverted = _fails(answers.check_one_link_hanging,

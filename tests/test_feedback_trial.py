@@ -62,9 +62,9 @@ def _torque(deg=False, sign=1.0, term=True):
 
 
 def _hanging(deg=False, sign=1.0, about_com=False, pair=False):
-    def hanging_qdd(beta, beta_dot, torque, p=None):
+    def hanging_qdd(theta, theta_dot, torque, p=None):
         inertia = p.inertia if about_com else p.inertia + p.mass * p.com**2
-        b = math.degrees(beta) if deg else beta
+        b = math.degrees(theta) if deg else theta
         out = sign * (torque - p.mass * p.g * p.com * math.sin(b)) / inertia
         return (out, out) if pair else out
     return hanging_qdd
@@ -73,10 +73,10 @@ def _hanging(deg=False, sign=1.0, about_com=False, pair=False):
 def _euler(deg=False, sign=1.0, symplectic=False, shape=False):
     right = _hanging()
 
-    def euler_step(beta, beta_dot, torque, dt, p=None):
-        qdd = right(beta, beta_dot, torque, p=p)
-        new_rate = beta_dot + sign * dt * qdd
-        new = beta + dt * (new_rate if symplectic else beta_dot)
+    def euler_step(theta, theta_dot, torque, dt, p=None):
+        qdd = right(theta, theta_dot, torque, p=p)
+        new_rate = theta_dot + sign * dt * qdd
+        new = theta + dt * (new_rate if symplectic else theta_dot)
         if deg:
             new = math.degrees(new)
         return (new, new_rate, dt) if shape else (new, new_rate)

@@ -113,19 +113,20 @@ def answer_spin(data: Problem, alpha: float, alphadd: float = 0.0) -> tuple[floa
     return tau, float(force[0]), float(force[1])
 
 
-def answer_hanging_qdd(data: Problem, beta: float, beta_dot: float, tau: float) -> float:
+def answer_hanging_qdd(data: Problem, theta: float, theta_dot: float, tau: float) -> float:
     """Return the angular acceleration [rad/s^2] of the hanging segment.
 
-    ``beta`` is measured from the downward vertical (the chain's angle from +x is
-    beta - pi/2).
+    ``theta`` is measured from the downward vertical (the chain's angle from +x is
+    theta - pi/2).
     """
-    return float(_chain(data).forward_dynamics([beta - np.pi / 2], [beta_dot], [tau])[0])
+    return float(_chain(data).forward_dynamics([theta - np.pi / 2], [theta_dot], [tau])[0])
 
 
-def answer_euler_step(data: Problem, beta: float, beta_dot: float, tau: float,
+def answer_euler_step(data: Problem, theta: float, theta_dot: float, tau: float,
                dt: float) -> tuple[float, float]:
     """One explicit Euler step of the hanging segment: derivatives at the step's start."""
-    return (beta + dt * beta_dot, beta_dot + dt * answer_hanging_qdd(data, beta, beta_dot, tau))
+    theta_ddot = answer_hanging_qdd(data, theta, theta_dot, tau)
+    return (theta + dt * theta_dot, theta_dot + dt * theta_ddot)
 
 
 def answer_period(data: Problem, density: float = 1.0) -> tuple[float]:
@@ -137,7 +138,7 @@ def answer_period(data: Problem, density: float = 1.0) -> tuple[float]:
 
     chain = PlanarChain([data.length], [data.com], [density * data.mass],
                         [density * data.inertia], g=data.g)
-    # I_o beta'' = -m g d beta: I_o is the one-link mass matrix, m g d the weight's moment
+    # I_o theta'' = -m g d theta: I_o is the one-link mass matrix, m g d the weight's moment
     # with the segment held horizontal
     stiffness = abs(chain.gravity_terms([0.0])[0])
     return (2 * np.pi * math.sqrt(chain.mass_matrix([0.0])[0, 0] / stiffness),)
@@ -210,20 +211,20 @@ def _needs_data_argument(name: str, func: Any, signature: str, hint: str) -> Non
 
 
 def check_one_link_hanging(hanging_qdd: Any) -> bool:
-    """Question 3: ``hanging_qdd(beta, beta_dot, torque, p=p)`` on the practice data."""
-    hint = section("one_link.hanging", "take moments about the joint; with beta from the "
-                   "downward vertical the weight's lever arm is d sin(beta) and it pulls the "
-                   "segment back to beta = 0")
+    """Question 3: ``hanging_qdd(theta, theta_dot, torque, p=p)`` on the practice data."""
+    hint = section("one_link.hanging", "take moments about the joint; with theta from the "
+                   "downward vertical the weight's lever arm is d sin(theta) and it pulls the "
+                   "segment back to theta = 0")
     if callable(hanging_qdd):
-        _needs_data_argument("hanging_qdd", hanging_qdd, "beta, beta_dot, torque", hint)
+        _needs_data_argument("hanging_qdd", hanging_qdd, "theta, theta_dot, torque", hint)
     for case in _HANGING_PRACTICE:
         practice_function(
             f"hanging_qdd{case}", hanging_qdd, topic="one_link",
-            outputs=[Output("beta''", (), "rad/s^2")],
+            outputs=[Output("theta''", (), "rad/s^2")],
             expected=lambda d, c=case: (answer_hanging_qdd(d, *c),),
             call=lambda f, d, c=case: f(*c, p=d),
             probes=[("no gravity (p.g = 0)", {"g": 0.0})],
-            mistakes=[("the weight pushing away from beta = 0 (the inverted pendulum's "
+            mistakes=[("the weight pushing away from theta = 0 (the inverted pendulum's "
                        "sign)", lambda d, c=case: (2 * c[2] / _inertia_o(d)
                                                    - answer_hanging_qdd(d, *c),)),
                       ("I about the centre of mass where I_o = I + m d^2 belongs",
@@ -242,16 +243,16 @@ _EULER_PRACTICE = [(0.4, 0.0, 0.0, 0.01), (-1.2, 1.5, 0.8, 0.02)]
 
 
 def check_one_link_euler_step(euler_step: Any) -> bool:
-    """Question 4: ``euler_step(beta, beta_dot, torque, dt, p=p)`` on the practice data."""
+    """Question 4: ``euler_step(theta, theta_dot, torque, dt, p=p)`` on the practice data."""
     hint = section("one_link.forward", "explicit Euler takes the derivatives at the *start* "
-                   "of the step: beta_new = beta + dt beta', beta'_new = beta' + dt "
-                   "beta''(beta, beta', torque)")
+                   "of the step: theta_new = theta + dt theta', theta'_new = theta' + dt "
+                   "theta''(theta, theta', torque)")
     if callable(euler_step):
-        _needs_data_argument("euler_step", euler_step, "beta, beta_dot, torque, dt", hint)
+        _needs_data_argument("euler_step", euler_step, "theta, theta_dot, torque, dt", hint)
     for case in _EULER_PRACTICE:
         practice_function(
             f"euler_step{case}", euler_step, topic="one_link",
-            outputs=[Output("beta_new", (), "rad"), Output("beta_dot_new", (), "rad/s")],
+            outputs=[Output("theta_new", (), "rad"), Output("theta_dot_new", (), "rad/s")],
             expected=lambda d, c=case: answer_euler_step(d, *c),
             call=lambda f, d, c=case: f(*c, p=d),
             mistakes=[("a semi-implicit (symplectic) step: the position update must use "
@@ -261,16 +262,16 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
 
 
 
-def _symplectic(data: Problem, beta: float, beta_dot: float, tau: float,
+def _symplectic(data: Problem, theta: float, theta_dot: float, tau: float,
                 dt: float) -> tuple[float, float]:
-    new = beta_dot + dt * answer_hanging_qdd(data, beta, beta_dot, tau)
-    return beta + dt * new, new
+    new = theta_dot + dt * answer_hanging_qdd(data, theta, theta_dot, tau)
+    return theta + dt * new, new
 
 
 def check_one_link_period(small_period: Any, period: Any, ratio: Any, p: Any = None) -> bool:
     """Question 5: ``small_period(p)`` [s] on the practice data; ``ratio`` at grading."""
-    hint = section("one_link.hanging", "for small beta, sin(beta) ~ beta turns I_o beta'' = "
-                   "-m g d beta into a harmonic oscillator")
+    hint = section("one_link.hanging", "for small theta, sin(theta) ~ theta turns I_o theta'' = "
+                   "-m g d theta into a harmonic oscillator")
     practice_function(
         "small_period", small_period, topic="one_link", outputs=[Output("period", (), "s")],
         expected=answer_period,

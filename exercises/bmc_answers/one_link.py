@@ -96,15 +96,15 @@ def check_one_link_centripetal(sign_tau: Any, sign_Frx: Any, sign_Fry: Any) -> b
                      "has no moment about it"))
 
 
-#: Inputs the grader calls ``hanging_qdd(beta, beta_dot, torque)`` with (the student's
+#: Inputs the grader calls ``hanging_qdd(theta, theta_dot, torque)`` with (the student's
 #: data are its default ``p``).
 _HANGING_CASES = [(0.3, 0.0, 0.0), (-1.0, 2.0, 0.5), (2.5, -1.0, -1.2), (0.0, 0.0, 1.0)]
 
 
 def check_one_link_hanging(hanging_qdd: Any) -> bool:
-    """Question: ``hanging_qdd(beta, beta_dot, torque)`` of the hanging pendulum [rad/s^2].
+    """Question: ``hanging_qdd(theta, theta_dot, torque)`` of the hanging pendulum [rad/s^2].
 
-    ``beta`` is the angle from the downward vertical, counter-clockwise positive.
+    ``theta`` is the angle from the downward vertical, counter-clockwise positive.
 
     Parameters
     ----------
@@ -122,21 +122,21 @@ def check_one_link_hanging(hanging_qdd: Any) -> bool:
         "hanging_qdd", hanging_qdd, _HANGING_CASES, expected, rtol=1e-4, atol=1e-8,
         unit="rad/s^2",
         hint=section("one_link.hanging", "take moments about the joint, where the reaction "
-                     "force has no lever arm; with beta from the downward vertical the lever "
-                     "arm of the weight is d sin(beta), and it pulls the segment back to "
-                     "beta = 0"))
+                     "force has no lever arm; with theta from the downward vertical the lever "
+                     "arm of the weight is d sin(theta), and it pulls the segment back to "
+                     "theta = 0"))
 
 
 _EULER_CASES = [(0.3, 0.0, 0.0, 0.01), (-1.0, 2.0, 0.5, 0.005), (2.5, -1.0, -1.2, 0.02)]
 
 
 def check_one_link_euler_step(euler_step: Any) -> bool:
-    """Question: one explicit Euler step ``euler_step(beta, beta_dot, torque, dt)``.
+    """Question: one explicit Euler step ``euler_step(theta, theta_dot, torque, dt)``.
 
     Parameters
     ----------
     euler_step : callable
-        The student's function, returning ``(beta_new, beta_dot_new)``.
+        The student's function, returning ``(theta_new, theta_dot_new)``.
 
     Returns
     -------
@@ -145,13 +145,13 @@ def check_one_link_euler_step(euler_step: Any) -> bool:
     """
     p = problem("one_link")
     hint = section("one_link.forward", "explicit Euler advances the state with the "
-                   "derivatives evaluated at the *start* of the step, beta_new = beta + dt "
-                   "beta', beta'_new = beta' + dt beta''(beta, beta', torque)")
+                   "derivatives evaluated at the *start* of the step, theta_new = theta + dt "
+                   "theta', theta'_new = theta' + dt theta''(theta, theta', torque)")
     expected = [answer_euler_step(p, *case) for case in _EULER_CASES]
     symplectic = []
-    for beta, betad, tau, dt in _EULER_CASES:
-        new = betad + dt * answer_hanging_qdd(p, beta, betad, tau)
-        symplectic.append([beta + dt * new, new])
+    for theta, thetad, tau, dt in _EULER_CASES:
+        new = thetad + dt * answer_hanging_qdd(p, theta, thetad, tau)
+        symplectic.append([theta + dt * new, new])
     try:
         return check_function("euler_step", euler_step, _EULER_CASES, expected, rtol=1e-6,
                               hint=hint)
@@ -184,7 +184,7 @@ def check_one_link_period(period: Any, ratio: Any) -> bool:
     p = problem("one_link")
     base = answer_period(p)[0]
     hint = section("one_link.hanging", "linearise the hanging pendulum's equation of motion "
-                   "for small beta (sin beta ~ beta): I_o beta'' = -m g d beta is a harmonic "
+                   "for small theta (sin theta ~ theta): I_o theta'' = -m g d theta is a harmonic "
                    "oscillator")
     check_value("period", period, base, unit="s", hint=hint,
                 mistakes=[("the angular frequency, not the period", 2 * math.pi / base),
