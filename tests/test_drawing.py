@@ -220,7 +220,7 @@ def test_model_sketch_chain_angles_and_coms(arm):
 def test_model_sketch_segment_angles(arm):
     d = drawing.model_sketch(arm, [-0.4, 1.2], angles="segment", values=True)
     texts = _texts(d.ax)
-    assert r"$\phi_{2}$ = 46°" in texts          # absolute angle q1 + q2 = 0.8 rad
+    assert r"$\varphi_{2}$ = 46°" in texts          # absolute angle q1 + q2 = 0.8 rad
 
 
 def test_model_sketch_tree_from_points():

@@ -36,7 +36,7 @@ def test_labels_of_angles_at_one_point_do_not_coincide():
                              angles="segment", values=False)
     where = {t.get_text(): np.array(t.get_position()) for t in d.ax.texts}
     # without nesting the two labels are 0.09 m apart, about a label's height at this scale
-    assert np.hypot(*(where[r"$\phi_{1}$"] - where[r"$\phi_{2}$"])) > 0.2
+    assert np.hypot(*(where[r"$\varphi_{1}$"] - where[r"$\varphi_{2}$"])) > 0.2
     plt.close("all")
 
 

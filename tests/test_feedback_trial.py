@@ -106,10 +106,10 @@ def _velocity(deg=False, sign=1.0, coriolis=True, shape=False):
 
 
 def _segmental(deg=False, sign=1.0, parallel=True, flat=False):
-    def mass_matrix_segmental(theta1, theta2, p=None):
+    def mass_matrix_segmental(phi1, phi2, p=None):
         L1, (d1, d2), (m1, m2) = p.lengths[0], p.com, p.masses
         I1, I2 = p.inertias
-        diff = math.degrees(theta2 - theta1) if deg else theta2 - theta1
+        diff = math.degrees(phi2 - phi1) if deg else phi2 - phi1
         k = sign * m2 * L1 * d2 * math.cos(diff)
         extra = (m1 * d1**2, m2 * d2**2) if parallel else (0.0, 0.0)
         M = np.array([[I1 + extra[0] + m2 * L1**2, k], [k, I2 + extra[1]]])

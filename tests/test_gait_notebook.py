@@ -158,7 +158,7 @@ def test_notation_table_and_no_M_for_joint_moments(nb):
 
 def test_ground_reaction_moment_about_the_knee_is_clockwise(run, parts):
     """Notebook 4, Section 4: at the active peak the ground reaction's line passes behind the
-    knee, so its moment about the knee, (r_COP - r_knee) x F_GRF, is clockwise (negative,
+    knee, so its moment about the knee, (p_COP - p_2) x F_GRF, is clockwise (negative,
     -123 N m printed); the knee moment on the shank is extensor (positive, 112.7 N m) and
     smaller in size. The old notebook printed +123 N m."""
     markers, cop, stance = parts
@@ -312,7 +312,8 @@ def test_the_ankle_angle_from_foot_flat(run, parts, markdown):
     joint, seg = _angles_from_markers(markers)
     k_flat = hs + int(np.argmin(markers[stance, 2, 1]))  # the ankle marker lowest in stance
     neutral = seg[k_flat, 2]
-    # with the shank vertical (-90 deg) and the foot flat, phi_3 - phi_2 - 90 is the foot angle
+    # with the shank vertical (-90 deg) and the foot flat, phi_1 - phi_2 - 90 (segment 1 the
+    # foot, 2 the shank) is the foot angle
     np.testing.assert_allclose([neutral, joint[hs, 2], joint[hs, 2] - neutral],
                                [-24.7, -20.0, 4.7], atol=0.05)  # printed to 0.1 deg
     # foot flat: heel and forefoot down, so the toe marker is at its stance level then
@@ -407,3 +408,21 @@ def test_residual_analysis_is_usually_below_the_best_single_cut_off(rerun, markd
     assert "whatever the noise draw" not in markdown
     # louder markers: both cut-offs go down (12.3 Hz and 16 Hz, printed)
     np.testing.assert_allclose(rerun["louder"], [12.3, 16.0], atol=0.05)
+
+
+def test_numbered_from_the_foot_with_omega_dot(nb, markdown):
+    """Issue 28, second round (the lead's scheme): segments and joints are numbered from the
+    chain's base outward (foot 1, shank 2, thigh 3; ankle 1, knee 2, hip 3), stated once; the
+    angular acceleration is dot omega (alpha is a joint angle in notebooks 1 and 2)."""
+    flat = re.sub(r"\s+", " ", markdown)
+    assert ("segment 1 is the foot, 2 the shank and 3 the thigh; joint 1 is the ankle, "
+            "2 the knee and 3 the hip") in flat
+    assert (r"hip flexion: the thigh's angle from the downward vertical, "
+            r"$\varphi_3 + \pi/2$") in flat
+    assert r"knee flexion: $\varphi_3 - \varphi_2$ (thigh minus shank)" in flat
+    assert r"ankle dorsiflexion: $\varphi_1 - \varphi_2 - \pi/2$ (foot minus shank)" in flat
+    assert r"| $\omega$, $\dot\omega$ | angular velocity and acceleration of a segment |" in flat
+    assert r"I_{cm}\,\dot\omega" in flat and r"\alpha" not in markdown
+    alts = " ".join(out.get("metadata", {}).get("image/png", {}).get("alt", "")
+                    for cell in nb.cells for out in cell.get("outputs", []))
+    assert "alpha" not in alts

@@ -155,3 +155,28 @@ def test_the_errata_are_the_paper_s_own(nb):
     assert "Eq. (13)" in errata and "weighted" in errata
     for damage in ("(6a)", "(B4)", "l_{c0}", "(A1)"):
         assert damage not in errata
+
+
+def test_the_course_notation_in_everything_a_student_reads(nb):
+    """Issue 28, second round (the lead's scheme): segment angles are varphi (S_varphi,
+    ddot varphi ...), the error of b is varepsilon_b, the plate's force is F_GRF, the centres
+    of mass are r_i and the ankle p_A, in text, code (figure labels, drawing symbols) and alt
+    texts alike."""
+    alts = [out.get("metadata", {}).get("image/png", {}).get("alt", "")
+            for cell in nb.cells for out in cell.get("outputs", [])]
+    for text in [c.source for c in nb.cells] + alts:
+        assert not re.search(r"\\phi(?![A-Za-z])", text), text        # \varphi, never \phi
+        assert "\\epsilon" not in text, text                           # \varepsilon
+        assert not re.search(r"\\mathbf\s*\{?x\}?|F_\{?0\b|\bF_0\b", text), text
+    notation = next(c.source for c in nb.cells if c.source.startswith("## Notation"))
+    for row in (r"| $\varphi_i$ | angle of segment $i$ from the forward horizontal, "
+                r"counter-clockwise positive | rad |",
+                r"| $\mathbf F_\mathrm{GRF}$ | ground reaction force on the foot | N |",
+                r"| $\mathbf r_i$ | position of the centre of mass of segment $i$ | m |",
+                r"| $\mathbf p_A$ | position of the ankle | m |",
+                r"| $\varepsilon_b$ |"):
+        assert row in notation, row
+    # the old spellings are caught by the rules above
+    for old in (r"$S_\phi$", r"$\epsilon_b$", r"$\mathbf F_0$", r"$\mathbf x_A$"):
+        assert (re.search(r"\\phi(?![A-Za-z])", old) or "\\epsilon" in old
+                or re.search(r"\\mathbf\s*\{?x\}?|F_\{?0\b|\bF_0\b", old)), old

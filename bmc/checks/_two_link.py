@@ -86,13 +86,15 @@ def vanishing(data: Problem, q: Any, qd: Any) -> set[str]:
     return {f"C{i + 1}" for i in range(2) if abs(C[i]) < 1e-9 * scale}
 
 
-def answer_segmental_mass_matrix(data: Problem, theta1: float,
-                                 theta2: float) -> np.ndarray:
-    """Mass matrix (2, 2) [kg m^2] in segment angles, ``S^T M(q) S`` (theta = T q)."""
+def answer_segmental_mass_matrix(data: Problem, phi1: float, phi2: float) -> np.ndarray:
+    """Mass matrix M_phi (2, 2) [kg m^2] in the segment angles phi1, phi2 (from +x).
+
+    With ``S = dq/dphi`` (q = (phi1, phi2 - phi1), the joint angles), the kinetic energy
+    gives ``M_phi = S^T M(q) S``.
+    """
     chain = _chain(data)
-    # alpha = S theta with S = d alpha / d theta; kinetic energy gives M_theta = S^T M S
     S = np.array([[1.0, 0.0], [-1.0, 1.0]])
-    return S.T @ chain.mass_matrix(chain.from_segment_angles([theta1, theta2])) @ S
+    return S.T @ chain.mass_matrix(chain.from_segment_angles([phi1, phi2])) @ S
 
 
 def _min_jerk_peaks(data: Problem, duration: float) -> tuple[float, float, float]:
@@ -158,17 +160,20 @@ def check_two_link_vanishing(vanish_practice: Any, vanish_a: Any, vanish_b: Any,
 _SEGMENTAL_PRACTICE = [(0.4, 1.0), (-0.8, 0.9), (1.5, 2.6)]
 
 
-def _joint_form(data: Problem, theta1: float, theta2: float) -> np.ndarray:
-    """Return the mistake of keeping M(q) of the joint angles, at q = (theta1, theta2)."""
-    return _chain(data).mass_matrix([theta1, theta2])
+def _joint_form(data: Problem, phi1: float, phi2: float) -> np.ndarray:
+    """Return the mistake of keeping M(q) of the joint angles, at q = (phi1, phi2)."""
+    return _chain(data).mass_matrix([phi1, phi2])
 
 
 def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
-    """Question 3: ``mass_matrix_segmental(theta1, theta2, p=p)`` (2, 2) on practice data."""
+    """Question 3: ``mass_matrix_segmental(phi1, phi2, p=p)`` (2, 2) on practice data.
+
+    ``phi1``, ``phi2`` [rad] are the segment angles from the forward horizontal
+    (notebook 2's varphi_1 = alpha1, varphi_2 = alpha1 + alpha2).
+    """
     hint = section("two_link.segment_angles", "write the centre-of-mass velocities with "
-                   "theta1 and theta2 (or substitute alpha1 = theta1, alpha2 = theta2 - "
-                   "theta1 into the kinetic energy); the coupling entry depends on theta2 - "
-                   "theta1")
+                   "phi1 and phi2 (or substitute alpha1 = phi1, alpha2 = phi2 - phi1 into "
+                   "the kinetic energy); the coupling entry depends on phi2 - phi1")
     if callable(mass_matrix_segmental):
         import inspect
 
@@ -178,19 +183,19 @@ def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
             params = {"p": None}
         if "p" not in params:
             raise _fail("mass_matrix_segmental", "must take the data as its last argument "
-                        "with your data as the default: def mass_matrix_segmental(theta1, "
-                        "theta2, p=p)", hint)
+                        "with your data as the default: def mass_matrix_segmental(phi1, "
+                        "phi2, p=p)", hint)
     for case in _SEGMENTAL_PRACTICE:
         practice_function(
             f"mass_matrix_segmental{case}", mass_matrix_segmental, topic="two_link",
-            outputs=[Output("M_theta", (2, 2), "kg m^2")],
+            outputs=[Output("M_phi", (2, 2), "kg m^2")],
             expected=lambda d, c=case: (answer_segmental_mass_matrix(d, *c),),
             call=lambda f, d, c=case: f(*c, p=d),
             mistakes=[("the joint-angle mass matrix M(q) kept as it is (its entries mix "
-                       "both segments: transform it with q = (theta1, theta2 - theta1))",
+                       "both segments: transform it with q = (phi1, phi2 - phi1))",
                        lambda d, c=case: (_joint_form(d, *c),)),
-                      # the diagonal is constant, the coupling cos(theta2 - theta1)
-                      ("the coupling cos(theta1 + theta2) where cos(theta2 - theta1) belongs",
+                      # the diagonal is constant, the coupling cos(phi2 - phi1)
+                      ("the coupling cos(phi1 + phi2) where cos(phi2 - phi1) belongs",
                        lambda d, c=case: (answer_segmental_mass_matrix(d, 0.0, c[0] + c[1]),))],
             parameter=None, rtol=1e-6, hint=hint)
     return True

@@ -89,7 +89,7 @@ def model_sketch(
         the parent's extension, dashed); ``"segment"``: every segment's angle from the
         horizontal; ``None``: no angles. Arcs run counter-clockwise for positive angles.
     symbol : str, optional
-        TeX symbol of the angles: default ``"q"`` for joint angles and ``r"\phi"`` for
+        TeX symbol of the angles: default ``"q"`` for joint angles and ``r"\varphi"`` for
         segment angles (``r"\alpha"`` for the two-link notebook).
     reference : float or array_like, shape (m,), optional
         Direction from which segment angles (and the angles of root segments) are measured
@@ -148,7 +148,7 @@ def model_sketch(
         if coms is not None and len(coms) != len(pairs):
             raise ValueError(f"com must give one centre of mass per segment ({len(pairs)}); "
                              f"got {len(coms)}")
-    symbol = symbol or ("q" if angles == "joint" else r"\phi")
+    symbol = symbol or ("q" if angles == "joint" else r"\varphi")
     seg_len = np.array([np.hypot(*(pts[b] - pts[a])) for a, b in pairs])
     size = float(np.ptp(pts, axis=0).max()) or float(seg_len.max())
     created = ax is None

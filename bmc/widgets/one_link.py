@@ -2,8 +2,9 @@
 
 :func:`torque_explorer` moves one segment hinged at a joint sinusoidally,
 ``alpha(t) = alpha_0 + A sin(2 pi f t)``, and plots the two parts of the joint torque that
-produces the motion, ``tau = I_o alpha_dd + m g d cos(alpha)``: the inertial torque grows
-with the square of the frequency, the gravitational torque depends on the posture only.
+produces the motion, ``tau_1 = I_o alpha_1_dd + m_1 g d_1 cos(alpha_1)``: the inertial
+torque grows with the square of the frequency, the gravitational torque depends on the
+posture only.
 
 The segment is read as the forearm and hand hinged at the elbow, the upper arm hanging
 (``alpha = -90 deg`` is the extended elbow, elbow flexion ``= alpha + 90 deg``).
@@ -117,7 +118,7 @@ def torque_explorer(
     Two seconds of motion ``alpha(t) = alpha_0 + A sin(2 pi f t)`` of a uniform-density
     segment (moment of inertia about the centre of mass taken as ``m L^2 / 12``). Left: the
     segment at the instant of the largest joint torque. Right: the inertial torque
-    ``I_o alpha_dd``, the gravitational torque ``m g d cos(alpha)`` and their sum, the
+    ``I_o alpha_1_dd``, the gravitational torque ``m_1 g d_1 cos(alpha_1)`` and their sum, the
     joint torque [N m]; the title gives the peak of each. Below the figure: what in the
     motion leaves the range of a healthy adult elbow (:func:`outside_human_range`), or that
     it stays within it.
@@ -176,9 +177,9 @@ def torque_explorer(
     # legends under the panels, where no curve or segment can run under them
     ax_pose.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize="small", ncol=2)
     (inertial_line,) = ax_torque.plot(t, np.zeros_like(t), **series(1),
-                                      label=r"inertial $I_o\ddot\alpha$")
+                                      label=r"inertial $I_o\ddot\alpha_1$")
     (gravity_line,) = ax_torque.plot(t, np.zeros_like(t), **series(2),
-                                     label=r"gravitational $mgd\cos\alpha$")
+                                     label=r"gravitational $m_1 g d_1\cos\alpha_1$")
     (total_line,) = ax_torque.plot(t, np.zeros_like(t), **TOTAL, label="joint torque (sum)")
     ax_torque.set_xlabel("time [s]")
     ax_torque.set_ylabel("torque [N m]")

@@ -90,18 +90,19 @@ def check_two_link_vanishing(case: str, answer: Any) -> bool:
                      "differentiate the condition in time"))
 
 
-#: Inputs the grader calls ``mass_matrix_segmental(theta1, theta2)`` with.
+#: Inputs the grader calls ``mass_matrix_segmental(phi1, phi2)`` with.
 _SEGMENTAL_CASES = [(0.3, 1.2), (-1.2, 0.4), (2.0, 2.0), (0.5, -2.5)]
 
 
 def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
-    """Question: mass matrix in segment angles, ``mass_matrix_segmental(theta1, theta2)``.
+    """Question: mass matrix in segment angles, ``mass_matrix_segmental(phi1, phi2)``.
 
     Parameters
     ----------
     mass_matrix_segmental : callable
-        Returns the (2, 2) mass matrix [kg m^2] for segment angles theta1 = alpha1,
-        theta2 = alpha1 + alpha2 (its data argument ``p`` defaults to the student's data).
+        Returns the (2, 2) mass matrix [kg m^2] for the segment angles from the forward
+        horizontal phi1 = alpha1, phi2 = alpha1 + alpha2 (notebook 2's varphi_1, varphi_2;
+        its data argument ``p`` defaults to the student's data).
 
     Returns
     -------
@@ -114,9 +115,8 @@ def check_two_link_segmental_mass_matrix(mass_matrix_segmental: Any) -> bool:
         "mass_matrix_segmental", mass_matrix_segmental, _SEGMENTAL_CASES, expected,
         rtol=1e-6, atol=1e-10, unit="kg m^2",
         hint=section("two_link.segment_angles", "write the centre-of-mass positions with "
-                     "theta1 and theta2, or substitute alpha1 = theta1, alpha2 = theta2 - "
-                     "theta1 into the kinetic energy; the coupling entry depends on theta2 - "
-                     "theta1"))
+                     "phi1 and phi2, or substitute alpha1 = phi1, alpha2 = phi2 - phi1 into "
+                     "the kinetic energy; the coupling entry depends on phi2 - phi1"))
 
 
 def check_two_link_time_scaling(factor_inertial: Any, factor_velocity: Any,
