@@ -51,8 +51,8 @@ pdd = accelerations(p)
 _LAM = '''def joint_reactions(p):
     {m2}, {m3}, {m4} = p.masses
     {M_p} = np.diag([{m2}, {m2}, 1.0, {m3}, {m3}, 1.0, {m4}, {m4}, 1.0])
-    {h} = np.array([0.0, -{m2} * p.g, 0.0, 0.0, -{m3} * p.g, 0.0, p.R[0],
-                    p.R[1] - {m4} * p.g, 0.0])
+    {h} = np.array([0.0, -{m2} * p.g, 0.0, 0.0, -{m3} * p.g, 0.0, p.F_bed[0],
+                    p.F_bed[1] - {m4} * p.g, 0.0])
     return open_constraint_Z(3).T @ ({h} {inertial} {M_p} @ accelerations(p))
 
 

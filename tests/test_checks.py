@@ -11,6 +11,7 @@ injected bias), so a check and the library cannot agree on a wrong value.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import sys
@@ -398,7 +399,8 @@ def _leg_by_matrices(p):
     pdd = (at(h) - 2 * at(0.0) + at(-h)) / h**2
     m2, m3, m4 = p.masses
     M_p = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
-    hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, p.R[0], p.R[1] - m4 * p.g, 0.0])
+    hvec = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0,
+                     p.F_bed[0], p.F_bed[1] - m4 * p.g, 0.0])
     return Z, pdd, Z.T @ (hvec - M_p @ pdd)  # eq. (2.10); the check uses eq. (3.3)
 
 
@@ -441,11 +443,35 @@ def test_reactions_agree_with_bmc_reactions_for_the_leg():
             for x, leg in zip(full, (p.q, p.qd, p.qdd), strict=True):
                 x[:2], x[3:6] = leg[:2], leg[2:]
             h = tree.applied_forces(full[0])
-            h[9:11] += p.R  # the bed force on the foot's centre of mass (x, y rows)
+            h[9:11] += p.F_bed  # the bed force on the foot's centre of mass (x, y rows)
             lam = reactions.reactions_augmented(tree, *full, h,
                                                 joints=["hip", "knee", "ankle"])
             assert checks.check_value("lam", lam, _leg_by_matrices(p)[2], rtol=1e-6)
             assert answers.check_reactions_lambda(lam)
+
+
+def test_reactions_set_writes_notebook_5s_letters():
+    # Notebook 5 writes Blajer's angles phi_i as psi_i and his bed force R_x, R_y as F_bed
+    # (issue 28): so do the set's text, its data, hints and messages; only the sentence of
+    # its introduction that names the paper's letters shows those
+    from bmc.checks import _joint_reactions as jr
+
+    paper = re.compile(r"\\?\b(var)?phi|\bR_[xy]\b|\bp\.R\b|\bR\b")
+    said = [repr(checks.problem("reactions")), repr(jr.standing(checks.practice("reactions"))),
+            jr._Z_HINT, jr._ACC_HINT, jr._LAM_HINT, jr._Z_concept(np.ones((6, 4)), 2),
+            _fails(answers.check_reactions_accelerations, np.zeros(9)),
+            _fails(answers.check_reactions_lambda, np.zeros(6))]
+    for text in said:
+        assert not paper.search(text), text
+    assert "psi" in said[0] and "F_bed" in said[0] and "F_bed" in said[4]
+    master = json.loads((Path(__file__).resolve().parents[1] / "exercises"
+                         / "05_joint_reactions.ipynb").read_text(encoding="utf-8"))
+    text = "\n".join("".join(c["source"]) for c in master["cells"])
+    naming = re.compile(r"its segment angles \$\\varphi_i\$ are \$\\psi_i\$.*?\$R_x\$, \$R_y\$ is",
+                        re.DOTALL)
+    assert len(naming.findall(text)) == 1
+    for line in naming.sub("", text).splitlines():
+        assert not paper.search(line), line
 
 
 # ----------------------------------------------------------------------------- 6 least squares

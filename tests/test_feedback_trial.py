@@ -266,7 +266,7 @@ def _reactions(sign=1.0, bed=True, shape=False):
     def joint_reactions(p):
         m2, m3, m4 = p.masses
         M_p = np.diag([m2, m2, 1.0, m3, m3, 1.0, m4, m4, 1.0])
-        R = p.R if bed else np.zeros(2)
+        R = p.F_bed if bed else np.zeros(2)
         h = np.array([0.0, -m2 * p.g, 0.0, 0.0, -m3 * p.g, 0.0, R[0], R[1] - m4 * p.g, 0.0])
         lam = sign * Z.T @ (h - M_p @ acc(p))
         return lam.reshape(3, 2) if shape else lam

@@ -7,7 +7,8 @@ The model is the leg of Blajer and Czaplicki (2005), eq. (3.1): thigh (segment 2
 together, taken from :func:`bmc.models.human.human_model` (de Leva's segments scaled to a
 body mass and height). A student's variant (``problem("reactions", student=ID)``) has its
 own jumper (height and body mass) and its own support-phase instant (``q``, ``qd``,
-``qdd``, bed force ``R``).
+``qdd``, bed force ``F_bed``). The letters are notebook 5's: segment angles ``psi_i``
+(the paper's ``phi_i``), the bed force ``F_bed`` (the paper's ``R_x``, ``R_y``).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def _leg_entries(body_mass: float = 60.0, height: float = 1.70,
                  q: tuple[float, ...] = (0.05, 0.95, 0.6, -0.3, 1.2),
                  qd: tuple[float, ...] = (1.0, -0.5, 2.0, -1.5, 0.8),
                  qdd: tuple[float, ...] = (3.0, 12.0, -8.0, 5.0, 2.0),
-                 R: tuple[float, float] = (150.0, 1800.0)) -> list[tuple[str, Any, str, str]]:
+                 F_bed: tuple[float, float] = (150.0, 1800.0),
+                 ) -> list[tuple[str, Any, str, str]]:
     """Return the leg of :func:`bmc.models.human.human_model` for one body, at one instant."""
     from bmc.models.human import human_model, leg_segments
 
@@ -63,11 +65,11 @@ def _leg_entries(body_mass: float = 60.0, height: float = 1.70,
         ("com", model.com[legs], "m", "d2, d3, d4: hip to thigh COM, knee to shank COM, "
          "ankle to foot COM"),
         ("g", model.g, "m/s^2", "acceleration of free fall, along -y"),
-        ("q", q, "m, rad", "[x_H, y_H, phi2, phi3, phi4]: hip position and segment angles "
-         "from the downward vertical (CCW)"),
+        ("q", q, "m, rad", "[x_H, y_H, psi2, psi3, psi4]: hip position and segment angles "
+         "psi_i from the downward vertical (CCW)"),
         ("qd", qd, "m/s, rad/s", "their first derivatives"),
         ("qdd", qdd, "m/s^2, rad/s^2", "their second derivatives"),
-        ("R", R, "N", "force of the trampoline bed on the feet [R_x, R_y]"),
+        ("F_bed", F_bed, "N", "force of the trampoline bed on the feet, [F_bed,x, F_bed,y]"),
     ]
 
 
@@ -84,9 +86,9 @@ def _leg_variant(rng: np.random.Generator) -> dict[str, Any]:
         rng.uniform(-0.05, 0.05), 0.0, rng.uniform(-0.15, 0.15, 3)]
     qd = np.array([1.0, -0.5, 2.0, -1.5, 0.8]) * rng.uniform(0.8, 1.2, 5)
     qdd = np.array([3.0, 12.0, -8.0, 5.0, 2.0]) * rng.uniform(0.8, 1.2, 5)
-    Ry = float(body_mass * G * rng.uniform(2.5, 3.5))
+    Fy = float(body_mass * G * rng.uniform(2.5, 3.5))
     return {"body_mass": body_mass, "height": height, "q": tuple(q), "qd": tuple(qd),
-            "qdd": tuple(qdd), "R": (float(Ry * rng.uniform(0.0, 0.15)), Ry)}
+            "qdd": tuple(qdd), "F_bed": (float(Fy * rng.uniform(0.0, 0.15)), Fy)}
 
 
 register_problem(
@@ -105,7 +107,7 @@ def _model(data: Problem):
 
 
 def _full(model, legs: list[int], leg_q: np.ndarray) -> np.ndarray:
-    """Return the tree's coordinates with the leg's ``[x_H, y_H, phi2, phi3, phi4]``."""
+    """Return the tree's coordinates with the leg's ``[x_H, y_H, psi2, psi3, psi4]``."""
     q = np.zeros(model.k)
     q[:2] = leg_q[:2]
     q[[2 + i for i in legs]] = leg_q[2:]
@@ -116,7 +118,7 @@ def answer_Z(n: int = 3) -> np.ndarray:
     """Z = dp/dz (3n, 2n) of the first ``n`` leg segments below the hip and their joints.
 
     From :meth:`bmc.tree.PlanarTree.jacobian_z` of the course's jumper (Z does not depend
-    on the body's size): rows x, y, phi per segment, columns x, y per joint.
+    on the body's size): rows x, y, psi per segment, columns x, y per joint.
     """
     model, legs = _model(practice("reactions"))
     legs = legs[:n]
@@ -145,7 +147,7 @@ def answer_reactions(data: Problem, *, flight: bool = False) -> tuple[np.ndarray
         return (leg_reactions(model, _full(model, legs, data.q), zero,
                               np.r_[0.0, -model.g, zero[2:]], [0.0, 0.0]),)
     return (leg_reactions(model, *(_full(model, legs, x) for x in (data.q, data.qd,
-                                                                      data.qdd)), data.R),)
+                                                                      data.qdd)), data.F_bed),)
 
 
 def _inertial_sign(data: Problem) -> tuple[np.ndarray]:
@@ -157,18 +159,18 @@ def _inertial_sign(data: Problem) -> tuple[np.ndarray]:
 def standing(data: Problem) -> Problem:
     """Return the practice case of question 4: at rest on the bed, carrying the body weight."""
     return data.modified("standing still on the bed", qd=np.zeros(5), qdd=np.zeros(5),
-                         R=[0.0, data.body_mass * data.g])
+                         F_bed=[0.0, data.body_mass * data.g])
 
 
 def _Z_concept(Z: np.ndarray, n: int) -> str:
     """Say what is wrong with a student's Z, as concepts (never an entry: few values)."""
     right = answer_Z(n)
-    phi = np.arange(2, 3 * n, 3)
+    psi = np.arange(2, 3 * n, 3)
     said = []
     if not np.any(Z):
         said.append("it is all zeros, the placeholder")
-    if np.any(Z[phi]):
-        said.append("a row of a segment angle phi is not zero, but a translation turns no "
+    if np.any(Z[psi]):
+        said.append("a row of a segment angle psi is not zero, but a translation turns no "
                     "segment")
     if np.any((Z != 0) & (Z != 1)):
         said.append("it holds values other than 0 and 1, but a translation moves a "
@@ -179,7 +181,7 @@ def _Z_concept(Z: np.ndarray, n: int) -> str:
         said.append("an x translation appears in a y row (or a y translation in an x row)")
     extra = (Z != 0) & (right == 0)
     missing = (Z == 0) & (right != 0)
-    if np.any(extra[np.setdiff1d(np.arange(3 * n), phi)]) and not said:
+    if np.any(extra[np.setdiff1d(np.arange(3 * n), psi)]) and not said:
         said.append("a translation at a joint moves a segment above that joint; it moves "
                     "only the segments below it")
     if np.any(missing) and np.any(Z):
@@ -212,10 +214,10 @@ def check_reactions_Z(open_constraint_Z: Any, Z: Any) -> bool:
                      hint=_Z_HINT)
 
 
-_ACC_HINT = section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
-                    "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
+_ACC_HINT = section("reactions.jacobian", "differentiate x = x_H + d sin(psi), y = y_H "
+                    "- d cos(psi) twice (chain rule: psi'' cos(psi) - psi'^2 sin(psi) for "
                     "x); the shank's centre adds the whole thigh length l2, the foot's adds "
-                    "l2 and l3; the angle rows hold phi_i'' itself")
+                    "l2 and l3; the angle rows hold psi_i'' itself")
 
 
 def _degrees(data: Problem) -> Problem:
@@ -242,7 +244,7 @@ def check_reactions_accelerations(accelerations: Any, pdd: Any, p: Any = None) -
 
 _LAM_HINT = section("reactions.resolved", "lambda = Z^T (h - M_p pdd) with M_p = diag(m2, "
                     "m2, I2, ...) (the I's do not matter: why?) and h holding the weights (-m g "
-                    "on the y rows) and the bed force R on the foot's x and y rows")
+                    "on the y rows) and the bed force F_bed on the foot's x and y rows")
 
 
 def check_reactions_lambda(joint_reactions: Any, lam: Any, p: Any = None,
@@ -253,12 +255,12 @@ def check_reactions_lambda(joint_reactions: Any, lam: Any, p: Any = None,
         practice_function(
             "joint_reactions", joint_reactions, topic="reactions",
             outputs=[Output("lam", (6,), "N")], expected=answer_reactions,
-            probes=[("no bed force (p.R = 0)", {"R": [0.0, 0.0]}),
+            probes=[("no bed force (p.F_bed = 0)", {"F_bed": [0.0, 0.0]}),
                     ("no gravity (p.g = 0)", {"g": 0.0}),
                     ("the leg at rest (p.qd = p.qdd = 0)", {"qd": np.zeros(5),
                                                             "qdd": np.zeros(5)})],
             mistakes=[("the bed force left out",
-                       lambda d: answer_reactions(d.modified(R=[0.0, 0.0]))),
+                       lambda d: answer_reactions(d.modified(F_bed=[0.0, 0.0]))),
                       ("the weights with the wrong sign (+m g on the y rows)",
                        lambda d: answer_reactions(d.modified(g=-d.g))),
                       ("the inertial forces with the wrong sign, Z^T (h + M_p pdd)",

@@ -11,9 +11,11 @@ only; they are written once, in ``_leg_equations``, and evaluated numerically by
 on request). The general formulas for any tree are in :mod:`bmc.reactions`.
 
 Conventions as in :mod:`bmc.tree`: SI units; x forward, y up; gravity ``g > 0`` along -y;
-angles in radians, counter-clockwise positive, measured from the vertical; generalised
-coordinates ``q = [x_H, y_H, phi_1, ..., phi_7]`` (hip position, segment angles); **axis 0
-is time**.
+angles in radians, counter-clockwise positive, measured from the vertical (notebook 5's
+``psi_i``, the paper's ``phi_i``: from the upward vertical for trunk and head, the downward
+vertical for the limbs); generalised coordinates ``q = [x_H, y_H, psi_1, ..., psi_7]`` (hip
+position, segment angles); **axis 0 is time**. The force of the bed on the feet is
+notebook 5's ``F_bed = (F_bed,x, F_bed,y)`` (the paper's ``R_x``, ``R_y``).
 
 References
 ----------
@@ -88,7 +90,7 @@ def human_model(*, body_mass: float = 60.0, height: float = 1.70, sex: str = "ma
     :func:`bmc.anthropometry.segment`).
 
     The athlete faces +x: the foot points forward from the ankle (toes along +x at
-    ``phi_4 = pi/2``) and the knee bends forward, the knee flexion being ``phi_2 - phi_3``.
+    ``psi_4 = pi/2``) and the knee bends forward, the knee flexion being ``psi_2 - psi_3``.
     Joint torques of :mod:`bmc.reactions` act on the distal segment, counter-clockwise
     positive, so a **positive** torque is a hip *flexor*, a knee *extensor* and an ankle
     *dorsiflexor* moment; hip extensors, knee flexors and plantarflexors give negative
@@ -193,8 +195,9 @@ def leg_reactions(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike
                   contact_force: ArrayLike) -> np.ndarray:
     """Hip, knee and ankle reactions by the explicit formulas (3.3) of the paper.
 
-    With the erratum corrected: in ``lambda_4`` the sign before ``c3 phi3dot^2 cos phi3``
-    is ``+``. Segment numbers follow the paper: 2 thigh, 3 shank, 4 foot.
+    With the erratum corrected: in ``lambda_4`` the sign before ``c3 psi3dot^2 cos psi3``
+    (the paper's ``phi_3``) is ``+``. Segment numbers follow the paper: 2 thigh, 3 shank,
+    4 foot.
 
     Parameters
     ----------
@@ -203,7 +206,7 @@ def leg_reactions(model: PlanarTree, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike
     q, qd, qdd : array_like, shape (..., k)
         Generalised coordinates [m, rad] and their first and second time derivatives.
     contact_force : array_like, shape (..., 2)
-        ``[R_x, R_y]``, the force on the feet from the environment [N].
+        ``[F_bed,x, F_bed,y]``, the force on the feet from the environment (the bed) [N].
 
     Returns
     -------
@@ -227,9 +230,11 @@ def paper_formulas(*, misprint: bool = False):
     """Return the paper's explicit hip, knee and ankle reactions (3.3) in sympy.
 
     Written with the symbols of :func:`bmc.reactions.symbolic_model` (``m2, c2, l2, phi2,
-    phid2, ...``) plus ``g`` (positive) and ``R_x, R_y`` (real). With ``misprint=True`` the
-    ``=`` printed before ``c3 phi3dot^2 cos phi3`` in ``lambda_4`` is read as ``-`` instead
-    of the correct ``+``.
+    phid2, ...``, named with the paper's letter: ``phi2`` is the angle ``psi_2``) plus ``g``
+    (positive) and ``R_x, R_y`` (real; the paper's names of the bed force's components,
+    ``F_bed,x`` and ``F_bed,y`` in notebook 5, which renames them for display). With
+    ``misprint=True`` the ``=`` printed before ``c3 psi3dot^2 cos psi3`` in ``lambda_4`` is
+    read as ``-`` instead of the correct ``+``.
 
     Returns
     -------

@@ -8,9 +8,11 @@ equations, so the result is dynamically consistent by construction. It comes bac
 :mod:`bmc.reactions` need.
 
 Conventions as in :mod:`bmc.tree`: SI units; x forward, y up; gravity ``g > 0`` along
--y; angles in radians, counter-clockwise positive, measured from the vertical; generalised
-coordinates ``q = [x_H, y_H, phi_1, ..., phi_7]`` (hip position, segment angles); **axis 0
-is time**.
+-y; angles in radians, counter-clockwise positive, measured from the vertical (notebook 5's
+``psi_i``: from the upward vertical for trunk and head, the downward vertical for the
+limbs); generalised coordinates ``q = [x_H, y_H, psi_1, ..., psi_7]`` (hip position, segment
+angles); **axis 0 is time**. The force of the bed on the feet is notebook 5's
+``F_bed = (F_bed,x, F_bed,y)`` (the paper's ``R_x``, ``R_y``).
 
 References
 ----------
@@ -183,15 +185,16 @@ def _dynamics(model: PlanarTree, bed: _Bed, t: np.ndarray, base: np.ndarray,
     """Return the motion at times t (N,) from base states (N, 6): q, qd, qdd, bed load.
 
     The shape program fixes every joint; the base accelerations ``[xdd_B, ydd_B,
-    phidd_root]`` follow from the whole-body Newton-Euler equations. Linear momentum:
-    ``sum m_i a_i = R + sum m_i g``; angular momentum about the whole-body centre of mass G:
-    ``sum (J_i phidd_i + m_i (r_i - r_G) x a_i) = M_G``, the moment of the bed's load about
-    G. The centres of mass move as ``a_i = a_B + a0_i + b_i phidd_root``
+    psidd_root]`` follow from the whole-body Newton-Euler equations. Linear momentum:
+    ``sum m_i a_i = F_bed + sum m_i g``; angular momentum about the whole-body centre of mass
+    G: ``sum (J_i psidd_i + m_i (r_i - r_G) x a_i) = M_G``, the moment of the bed's load
+    about G. The centres of mass move as ``a_i = a_B + a0_i + b_i psidd_root``
     (:meth:`PlanarTree.kinematics`): ``a0`` with the base held and the body not turning,
     ``b = k x (r_i - r_B)`` the velocity of each centre of mass when the whole body turns
     rigidly about the base B at 1 rad/s.
     ``sum m_i (r_i - r_G) = 0`` takes ``a_B`` out of the moment equation, which gives
-    ``phidd_root`` first. ``contact`` (N,) switches the bed on.
+    ``psidd_root`` first. ``contact`` (N,) switches the bed on. (In the code ``R`` is
+    ``F_bed`` and ``phidd`` is ``psidd_root``.)
     """
     q, qd, qdd = _assemble(model, base, t)
     m, J, mt = model.masses, model.inertias, model.total_mass
@@ -225,7 +228,7 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
 
     The athlete faces +x (toes forward; the knee flexes as the shank turns clockwise). The
     bed is a spring under the middle of the foot ``P`` (``BED_CONTACT`` = 0.3 of the foot
-    length from the ankle: trampolinists land flat-footed): ``R = k d (-x_P / L, 1)``, with
+    length from the ankle: trampolinists land flat-footed): ``F_bed = k d (-x_P / L, 1)``, with
     ``d`` the depth of ``P`` below the bed's surface and ``L = 10 m`` (the force leans
     slightly toward the point of first contact, the origin). At touchdown the athlete is in
     a half squat (knees flexed 69 deg) with the trunk leaning forward by 0.32 rad, which
@@ -236,14 +239,14 @@ def somersault(model: PlanarTree | None = None, *, freq: float = 250.0,
 
     The centre of pressure is not fixed at ``P``: it lies between ``P`` (weight
     ``COP_FOLLOW = 0.65``) and the point below G (weight 0.35), and ``lever`` further
-    forward, so that the bed's moment about G is ``lever R_y + 0.65 (r_P - r_G) x R``. With a
-    fixed centre of pressure the stance would be an inverted pendulum whose outcome swings
-    by turns for millimetres of lean; following the body's lean in part keeps it tunable
-    and the centre of pressure on the foot. The model applies the
-    load as ``R`` at ``P`` plus the free moment ``Motion.contact_moment`` on the foot.
+    forward, so that the bed's moment about G is ``lever F_bed,y + 0.65 (r_P - r_G) x F_bed``.
+    With a fixed centre of pressure the stance would be an inverted pendulum whose outcome
+    swings by turns for millimetres of lean; following the body's lean in part keeps it
+    tunable and the centre of pressure on the foot. The model applies the load as ``F_bed``
+    at ``P`` plus the free moment ``Motion.contact_moment`` on the foot.
 
     Accelerations are evaluated from the equations at every sample, so
-    ``(q, qd, qdd, R, contact_moment)`` satisfy eq. (2.9) to rounding error whatever the
+    ``(q, qd, qdd, F_bed, contact_moment)`` satisfy eq. (2.9) to rounding error whatever the
     integration error.
 
     Parameters

@@ -19,6 +19,9 @@ import numpy as np
 
 from bmc.checks._core import _fail, _numeric, check_value, problem
 from bmc.checks._joint_reactions import (
+    _ACC_HINT,
+    _LAM_HINT,
+    _Z_HINT,
     _degrees,
     _inertial_sign,
     _Z_concept,
@@ -43,7 +46,7 @@ def check_reactions_Z(Z: Any) -> bool:
     Parameters
     ----------
     Z : array_like, shape (9, 6)
-        Rows ``[x2, y2, phi2, x3, y3, phi3, x4, y4, phi4]``, columns ``z1 ... z6``
+        Rows ``[x2, y2, psi2, x3, y3, psi3, x4, y4, psi4]``, columns ``z1 ... z6``
         (hip x, y; knee x, y; ankle x, y).
 
     Returns
@@ -51,9 +54,7 @@ def check_reactions_Z(Z: Any) -> bool:
     bool
         ``True`` if right.
     """
-    hint = section("reactions.coordinates", "a prohibited translation z at a joint moves "
-                   "every segment below that joint by the same amount and turns none of "
-                   "them; Z holds the coefficients of z in p = p(q, z)")
+    hint = _Z_HINT
     got = _numeric("Z", Z, shape=(9, 6), unit="-", hint=hint)
     if np.allclose(got, answer_Z(3), rtol=0, atol=1e-9):
         return True
@@ -67,7 +68,7 @@ def check_reactions_accelerations(pdd: Any) -> bool:
     Parameters
     ----------
     pdd : array_like, shape (9,)
-        ``[x2'', y2'', phi2'', x3'', ...]`` [m/s^2, rad/s^2].
+        ``[x2'', y2'', psi2'', x3'', ...]`` [m/s^2, rad/s^2].
 
     Returns
     -------
@@ -82,10 +83,7 @@ def check_reactions_accelerations(pdd: Any) -> bool:
                    answer_accelerations(_degrees(p))[0]),
                   ("the accelerations without the hip's own",
                    answer_accelerations(p.modified(qdd=np.r_[0.0, 0.0, p.qdd[2:]]))[0])],
-        hint=section("reactions.jacobian", "differentiate x = x_H + d sin(phi), y = y_H "
-                     "- d cos(phi) twice (chain rule: phi'' cos(phi) - phi'^2 sin(phi) for "
-                     "x); the shank's centre adds the whole thigh length l2, the foot's adds "
-                     "l2 and l3; the angle rows hold phi_i'' itself"))
+        hint=_ACC_HINT)
 
 
 def check_reactions_lambda(lam: Any) -> bool:
@@ -105,14 +103,12 @@ def check_reactions_lambda(lam: Any) -> bool:
     return check_value(
         "lam", lam, answer_reactions(p)[0], rtol=1e-4, atol=1e-6, unit="N",
         mistakes=[("the reactions without the bed force",
-                   answer_reactions(p.modified(R=[0.0, 0.0]))[0]),
+                   answer_reactions(p.modified(F_bed=[0.0, 0.0]))[0]),
                   ("the reactions with the weights of the wrong sign",
                    answer_reactions(p.modified(g=-p.g))[0]),
                   ("Z^T (h + M_p pdd): the inertial forces with the wrong sign",
                    _inertial_sign(p)[0])],
-        hint=section("reactions.resolved", "lambda = Z^T (h - M_p pdd) with M_p = diag(m2, "
-                     "m2, I2, ...) (the I's do not matter: why?) and h holding the weights (-m g "
-                     "on the y rows) and the bed force R on the foot's x and y rows"))
+        hint=_LAM_HINT)
 
 
 def check_reactions_predictions(sign_lam2_flight: Any, largest_vertical: Any) -> bool:
