@@ -37,13 +37,17 @@ class Topology:
     com_lever: np.ndarray  # (n, n) the same for the centres of mass
     joint_child: np.ndarray  # (nj,) the segment each pin joint is the proximal joint of
     joint_parent: np.ndarray  # (nj,) its parent segment, -1 for the ground
-    torque_map: np.ndarray  # (n, nj) +1 on the child, -1 on the parent
+    torque_map: np.ndarray  # (n, nj) +1 on the child, -1 on the parent (times the sign)
     subtree: np.ndarray  # (n, nj) 1 where the segment lies beyond the joint
 
 
 def topology(parent: tuple[int, ...], attach: np.ndarray, com: np.ndarray,
-             base_pin: bool) -> Topology:
-    """Levers and joints of a tree whose parents come before their children."""
+             base_pin: bool, sign: float = 1.0) -> Topology:
+    """Levers and joints of a tree whose parents come before their children.
+
+    ``sign`` is +1 when a joint torque acts counter-clockwise on the child, -1 when it acts
+    on the parent (:attr:`bmc.planar.PlanarModel.torque_on`).
+    """
     n = len(parent)
     lever = np.zeros((n, n))
     for i in range(n):
@@ -58,6 +62,7 @@ def topology(parent: tuple[int, ...], attach: np.ndarray, com: np.ndarray,
     tmap[child_of, np.arange(nj)] = 1.0
     inner = parent_of >= 0
     tmap[parent_of[inner], np.arange(nj)[inner]] -= 1.0
+    tmap = tmap * sign + 0.0  # (+ 0.0: no -0.0 entries)
     subtree = np.zeros((n, nj))
     for j, c in enumerate(child_of):
         for i in range(n):
@@ -83,7 +88,7 @@ class Kernel:
     def __init__(self, parent: tuple[int, ...], attach: np.ndarray, lengths: np.ndarray,
                  com: np.ndarray, masses: np.ndarray, inertias: np.ndarray,
                  angle_map: np.ndarray, angle_offset: np.ndarray, zero_direction: np.ndarray,
-                 floating: bool, base: np.ndarray, g: float) -> None:
+                 floating: bool, base: np.ndarray, g: float, torque_sign: float = 1.0) -> None:
         n, m = angle_map.shape
         self.n, self.floating, self.g = n, floating, g
         self.k = m + (2 if floating else 0)
@@ -100,7 +105,9 @@ class Kernel:
         moving = np.flatnonzero(np.any(angle_map != 0.0, axis=1))
         self.moving = moving
         self.topology = topology(parent, np.asarray(attach), com,
-                                 base_pin=not floating and bool(np.any(angle_map[0] != 0.0)))
+                                 base_pin=not floating and bool(np.any(angle_map[0] != 0.0)),
+                                 sign=torque_sign)
+        self.torque_sign = float(torque_sign)  # +1: torques on the child; -1: on the parent
         t = self.topology
         self.nj = t.joint_child.size
         # generalized forces of unit joint torques, P = A^T torque_map (k, nj)

@@ -33,8 +33,13 @@ Conventions: SI units; x forward, y up; angles counter-clockwise from +x; axis 0
 one frame is ``z = [T, Fx, Fy, phidd_shank, phidd_thigh, phidd_HAT]`` (:data:`ROWS`): the
 ground reaction torque about the force-plate origin [N m], the ground reaction force on the
 foot [N], and the segment angular accelerations [rad/s^2]. Joint torques
-``tau = [ankle, knee, hip]`` [N m] act on the distal segment, counter-clockwise positive
-(the reaction acts on the proximal one), as in :class:`bmc.chain.PlanarChain`.
+``tau = [ankle, knee, hip]`` [N m] are those of the model, in its convention
+(:attr:`bmc.planar.PlanarModel.torque_on`); for Kuo's body they are the course's net joint
+moments: each acts counter-clockwise positive on the anatomically distal segment (the
+ankle moment on the foot, the knee moment on the shank, the hip moment on the thigh), its
+reaction on the proximal one. Kuo's torques act on the segment above the joint: his
+``tau`` is minus this module's (``tau_Kuo = -tau``); his equations hold with ``Q`` and
+the ``A`` of eq. (6) negated.
 
 References
 ----------
@@ -91,10 +96,11 @@ class NewtonEulerResult(NamedTuple):
     Attributes
     ----------
     tau : numpy.ndarray, shape (..., 3)
-        Ankle, knee, hip torques [N m].
+        Ankle, knee, hip torques [N m], in the model's convention.
     residual : numpy.ndarray, shape (..., 3)
-        Load left on the top of the HAT, ``[torque [N m], fx [N], fy [N]]``; zero for
-        consistent data.
+        Load left at the free top of the HAT, ``[torque [N m], fx [N], fy [N]]``, in the
+        same convention as the torques (for Kuo's body: the load that would have to act on
+        the HAT there); zero for consistent data.
     """
 
     tau: np.ndarray
@@ -124,10 +130,14 @@ def newton_euler(
     r"""Conventional bottom-up Newton-Euler inverse dynamics, from the force plate upward.
 
     Starting from the measured ground reaction on the foot, Newton's and Euler's equations
-    of each segment give the load at its upper joint:
-    :math:`f_i = f_{i-1} - m_i(\ddot x_i + g\hat y)` and
-    :math:`\tau_i = \tau_{i-1} + r_i \times f_{i-1} - s_i \times f_i - I_i\ddot\phi_i`,
-    with :math:`r_i, s_i` from the centre of mass to the lower and upper joint.
+    of each segment give the load at its upper joint. In the course's convention (the
+    load at joint :math:`i` acts on segment :math:`i` below it, as Kuo's body has it):
+    :math:`F_i = F_{i-1} + m_i(\ddot r_i + g\hat y)` and
+    :math:`\tau_i = \tau_{i-1} + I_i\ddot\varphi_i + s^-_i \times F_{i-1} - s^+_i \times F_i`,
+    with :math:`s^-_i, s^+_i` from the centre of mass to the lower and upper joint and, for
+    the foot, minus the plate's load in place of :math:`(\tau_0, F_0)`. Kuo's eqs. (1)-(2)
+    are the same with his loads on the segment above, :math:`f_i = -F_i`,
+    :math:`\tau^\mathrm{Kuo}_i = -\tau_i`.
     The top of the HAT is free, so whatever load is left there is a residual. This is the
     package's one upward recursion (``bmc._kernels.upward``, on :func:`bmc.invdyn2d`'s
     step), on the model's kinematics, from the base segment to the last; it needs a model
@@ -180,11 +190,12 @@ def _newton_euler(model: PlanarModel, q: np.ndarray, qd: np.ndarray, qdd: np.nda
     levers = np.vstack([model.lever, model.lever[-1] + np.eye(n)[-1] * model.lengths[-1]])
     forces, moments = model.kernel.path_loads(q, qd, qdd, list(range(n)), levers,
                                               load[..., 1:], load[..., 0])
-    passed = -moments  # moment on the next segment at the joint: its joint torque
+    passed = -moments  # moment on the next segment at the joint: the torque on the child
     tau = [load[..., 0] if c == 0 else passed[..., c - 1]
            for c in model.kernel.topology.joint_child]
     residual = np.concatenate([passed[..., -1:], -forces[..., -1, :]], axis=-1)
-    return NewtonEulerResult(np.stack(tau, axis=-1), residual)
+    sign = model.kernel.torque_sign  # -1 when the model's torques act on the parent
+    return NewtonEulerResult(sign * np.stack(tau, axis=-1), sign * residual)
 
 
 def system(
@@ -201,8 +212,10 @@ def system(
         \underbrace{\begin{bmatrix} y' - d + C M^{-1} h \\ \ddot\phi' + M^{-1} h
         \end{bmatrix}}_{b}
 
-    ``Q`` is the model's :attr:`~bmc.planar.PlanarModel.torque_matrix`, ``C`` and ``d``
-    its :meth:`~bmc.planar.PlanarModel.base_reaction_terms`. For a floating base the load
+    ``Q`` is the model's :attr:`~bmc.planar.PlanarModel.torque_matrix` (the sign of the
+    torques lives there: for Kuo's body, in the course's convention, ``Q`` and so ``A``
+    are the negatives of Kuo's), ``C`` and ``d`` its
+    :meth:`~bmc.planar.PlanarModel.base_reaction_terms`. For a floating base the load
     ``y`` at the base point drives the body too: the unknowns are then ``[tau, y]``, with
     ``Q`` extended by ``J^T`` and the first rows ``y' = y``.
 

@@ -27,8 +27,8 @@ For one segment with centre of mass (COM) at :math:`\mathbf{r}_{cm}`, the equati
 .. math::
 
     \mathbf{F}_p + \mathbf{F}_d + m\mathbf{g} = m\mathbf{a}_{cm}, \qquad
-    M_p + M_d + (\mathbf{r}_p - \mathbf{r}_{cm})\times\mathbf{F}_p
-        + (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d = I_{cm}\alpha,
+    \tau_p + \tau_d + (\mathbf{r}_p - \mathbf{r}_{cm})\times\mathbf{F}_p
+        + (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d = I_{cm}\dot\omega,
 
 with :math:`\mathbf{g} = (0, -g)` and the planar cross product
 :math:`\mathbf{a}\times\mathbf{b} = a_x b_y - a_y b_x` (the z-component:
@@ -85,7 +85,8 @@ def invdyn2d(
     acm : array_like, shape (2,) or (N, 2)
         Acceleration of the centre of mass [m/s^2].
     alpha : array_like, shape () or (N,)
-        Angular acceleration of the segment [rad/s^2], counter-clockwise positive.
+        Angular acceleration of the segment, :math:`\dot\omega` [rad/s^2],
+        counter-clockwise positive.
     mass : float or array_like, shape () or (N,)
         Segment mass [kg].
     Icm : float or array_like, shape () or (N,)
@@ -93,7 +94,8 @@ def invdyn2d(
     Fd : array_like, shape (2,) or (N, 2)
         Force acting ON the segment at ``rd`` [N].
     Md : float or array_like, shape () or (N,)
-        Free moment acting ON the segment at its distal end [N m] (0 for the foot).
+        Free moment acting ON the segment at its distal end, :math:`\tau_d` [N m] (0 for
+        the foot).
     g : float, optional
         Acceleration of free fall [m/s^2], acting along -y (keyword-only).
         Default :data:`bmc.constants.STANDARD_GRAVITY` (9.80665).
@@ -103,8 +105,8 @@ def invdyn2d(
     Fp : numpy.ndarray, shape (2,) or (N, 2)
         Force acting ON the segment at the proximal joint [N].
     Mp : numpy.ndarray, shape () or (N,)
-        Moment acting ON the segment at the proximal joint [N m], counter-clockwise
-        positive.
+        Moment acting ON the segment at the proximal joint, :math:`\tau_p` [N m],
+        counter-clockwise positive.
 
     Raises
     ------
@@ -119,7 +121,7 @@ def invdyn2d(
     .. math::
 
         \mathbf{F}_p = m\mathbf{a}_{cm} - m\mathbf{g} - \mathbf{F}_d, \qquad
-        M_p = I_{cm}\alpha - M_d - (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d
+        \tau_p = I_{cm}\dot\omega - \tau_d - (\mathbf{r}_d - \mathbf{r}_{cm})\times\mathbf{F}_d
               - (\mathbf{r}_p - \mathbf{r}_{cm})\times\mathbf{F}_p .
 
     To go up the chain, pass ``-Fp, -Mp`` as ``Fd, Md`` of the next (more proximal)

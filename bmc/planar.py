@@ -23,7 +23,10 @@ The model
   is zero does not turn (Kuo's foot on the force plate).
 - **Joints**: a pin at the proximal joint of every segment but the root, and at the root's
   too when the base is fixed and the root turns (the chain's shoulder). Joint torques act
-  counter-clockwise on the child (distal) segment and clockwise on its parent.
+  counter-clockwise on the child segment and clockwise on its parent; a model whose root
+  is anatomically distal (a leg in stance rooted at the foot) chooses
+  ``torque_on="parent"``, so that its torques act on the anatomically distal segment as
+  the course's net joint moments do (the ankle moment on the foot).
 
 A model keeps its parameters and the meaning of its coordinates; the algorithms are the
 interface's, written once and marked ``typing.final`` (the type checker refuses a model that
@@ -66,7 +69,8 @@ class InverseDynamics:
     contact_moment : numpy.ndarray, shape (...,)
         Free contact moment on the contact segment [N m] (computed, or the one given).
     torques : numpy.ndarray, shape (..., joints)
-        Joint torques on the child segments [N m], counter-clockwise positive.
+        Joint torques [N m], counter-clockwise positive on the segment the model's
+        :attr:`~PlanarModel.torque_on` names (the child by default).
     residual : numpy.ndarray, shape (..., 3)
         Left-over of the three whole-body equations, x and y force [N] and moment [N m];
         zero for dynamically consistent data (and for whatever was computed).
@@ -110,6 +114,13 @@ class PlanarModel:
         Names of the segments and of the joints (defaults ``segment1``, ``joint1``, ...).
     g : float, optional
         Acceleration of free fall [m/s^2] (default :data:`bmc.constants.G`).
+    torque_on : {"child", "parent"}, optional
+        The segment on which a joint torque acts counter-clockwise (keyword-only); its
+        reaction acts on the other. Default ``"child"``: the segment the joint is the
+        proximal joint of in the tree, the anatomically distal one when the root is the
+        body's proximal end (arm, trunk). ``"parent"`` for a tree rooted at an anatomically
+        distal segment, e.g. a leg in stance rooted at the foot, so that the torques are
+        the course's net joint moments on the distal segment (Kuo's standing body).
 
     Attributes
     ----------
@@ -137,7 +148,12 @@ class PlanarModel:
                  floating: bool = False, base: ArrayLike | None = None,
                  angle_map: ArrayLike | None = None, angle_offset: ArrayLike | None = None,
                  zero_direction: ArrayLike | None = None, names: Sequence[str] | None = None,
-                 joint_names: Sequence[str] | None = None, g: float = G) -> None:
+                 joint_names: Sequence[str] | None = None, g: float = G,
+                 torque_on: str = "child") -> None:
+        if torque_on not in ("child", "parent"):
+            raise ValueError(f"torque_on must be 'child' or 'parent' (the segment on which a "
+                             f"joint torque acts counter-clockwise); got {torque_on!r}")
+        self._torque_on = torque_on
         if isinstance(parent, str) or not hasattr(parent, "__iter__"):
             raise TypeError(f"parent must be a sequence of segment indices (int); got {parent!r}")
         parents = tuple(integer(p, "parent", minimum=-1, what="index of the parent segment")
@@ -188,7 +204,8 @@ class PlanarModel:
         self.kernel = Kernel(parents, arrays["attach"], arrays["lengths"], arrays["com"],
                              arrays["masses"], arrays["inertias"], amap,
                              arrays["angle_offset"], arrays["zero_direction"], self._floating,
-                             point, gravity(g))
+                             point, gravity(g),
+                             torque_sign=1.0 if torque_on == "child" else -1.0)
         if self._floating and (amap.shape != (n, n) or not np.array_equal(amap, np.eye(n))):
             raise ValueError("a floating model takes every segment's angle as a coordinate: "
                              "angle_map must be the identity (leave it out)")
@@ -282,6 +299,11 @@ class PlanarModel:
     def path(self) -> np.ndarray:
         """``path[i, j] = 1`` where segment ``i`` lies beyond joint ``j``, (n, joints)."""
         return self.kernel.topology.subtree
+
+    @property
+    def torque_on(self) -> str:
+        """``"child"`` or ``"parent"``: the segment on which a joint torque acts, ccw."""
+        return self._torque_on
 
     @property
     def torque_map(self) -> np.ndarray:
@@ -513,7 +535,8 @@ class PlanarModel:
         """Return the applied forces ``h`` on ``p`` (..., 3n): gravity, torques, a contact.
 
         ``torques`` (..., joints) [N m] act counter-clockwise on each joint's child and
-        clockwise on its parent; ``contact_force`` [N] acts at ``contact_point``
+        clockwise on its parent (the other way round when :attr:`torque_on` is
+        ``"parent"``); ``contact_force`` [N] acts at ``contact_point``
         (segment, distance [m]) and ``contact_moment`` [N m] on that segment.
         """
         (qq,) = self.check_state(q=q)

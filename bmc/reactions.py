@@ -282,7 +282,9 @@ def reactions_newton_euler(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd:
         For the ``p`` joints on the path, base side first (hip, knee, ankle for the human
         model), x and y of the force of the distal on the proximal segment [N].
     torques : numpy.ndarray, shape (..., p)
-        Joint torques on the distal segment at the same joints [N m].
+        Joint torques at the same joints [N m], on the segment the model's
+        :attr:`~bmc.planar.PlanarModel.torque_on` names (by default the child, here the
+        distal segment).
     """
     i, d = _model(model).locate(contact_point)
     q, qd, qdd = model.check_state(q=q, qd=qd, qdd=qdd)
@@ -300,7 +302,9 @@ def reactions_newton_euler(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd:
     levers = np.vstack([model.kernel.lever_row(path[0], d), model.lever[path]])
     forces, moments = model.kernel.path_loads(q, qd, qdd, path, levers, force, moment)
     lam = -forces[..., ::-1, :]  # force of each (distal) segment on its parent
-    return lam.reshape(lam.shape[:-2] + (-1,)), moments[..., ::-1].copy()
+    # the moments on each segment at its proximal joint: torques on the child
+    return (lam.reshape(lam.shape[:-2] + (-1,)),
+            moments[..., ::-1] * model.kernel.torque_sign)
 
 
 def motion_reactions(motion: Trial, *, contact_force: ArrayLike | None = None,

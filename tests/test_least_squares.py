@@ -369,7 +369,9 @@ def _one_frame_system(model, phi, phid, phidd, grf):
     a = np.einsum("k,ki,kj->ij", m, lever, lever) + np.diag(inertia)
     mass = a * np.cos(phi[:, None] - phi[None, :])
     h = (a * np.sin(phi[:, None] - phi[None, :])) @ phid**2 + g * (m @ lever) * np.cos(phi)
-    q = np.eye(3) - np.eye(3, k=1)
+    # the net joint moment on segment i is tau_i - tau_{i-1} (course: each joint's moment on
+    # the segment below it; Kuo's matrix is the negative, his torques on the segment above)
+    q = np.eye(3, k=1) - np.eye(3)
     x = model.ankle + lever @ e
     jac = lever[:, :, None] * de[None, :, :]
     xdd_v = -lever @ (e * phid[:, None] ** 2)

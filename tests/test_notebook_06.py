@@ -57,6 +57,8 @@ out['doubled_propagated'] = [float(v) for v in guard['doubled propagated']]
 out['doubled_paper'] = [float(v) for v in guard['doubled paper']]
 out['ne_1cm'] = [float(v) for v in ne_1cm]
 out['ne_low'] = [float(v) for v in ne_low]
+out['still'] = [float(v) for v in still]
+out['held'] = float(-weight_above * lever)
 print(json.dumps(out))
 '''
 
@@ -122,6 +124,22 @@ def test_newton_euler_error_is_proportional_to_marker_noise(checked):
         assert checked["ne_low"][joint] / checked["ne_1cm"][joint] == pytest.approx(0.6, abs=0.05)
 
 
+def test_the_quiet_standing_ankle_moment_is_plantarflexor_negative_on_the_foot(checked):
+    """The course's sign (issue 28): standing still, the ankle moment on the foot holds the
+    weight above the ankle, whose centre of mass lies in front of it: clockwise, negative,
+    the weight times its lever (statics of the body above; rounding of ~100 N m sums)."""
+    ankle, knee, hip = checked["still"]
+    assert ankle < -10.0 and hip < 0.0 < knee  # plantarflexor, knee and hip extensor
+    assert ankle == pytest.approx(checked["held"], rel=1e-9)
+
+
+def test_the_translation_table_gives_kuo_s_torques_as_the_negatives_of_the_course_s(nb):
+    table = next(c.source for c in nb.cells
+                 if "Kuo (1998) writes | this course writes" in c.source)
+    assert "his torques are the negatives of ours" in table
+    assert r"$Q = -Q_\tau$" in table and "his $A$ is our $-A$" in table
+
+
 def _student_text(nb):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -168,13 +186,17 @@ def test_the_course_notation_in_everything_a_student_reads(nb):
         assert not re.search(r"\\phi(?![A-Za-z])", text), text        # \varphi, never \phi
         assert "\\epsilon" not in text, text                           # \varepsilon
         assert not re.search(r"\\mathbf\s*\{?x\}?|F_\{?0\b|\bF_0\b", text), text
+        # the unit vector wears a hat: a bare u is notebook 2's neural excitation
+        assert not re.search(r"(?<!\\hat\{)\\mathbf\s*\{?u\b", text), text
     notation = next(c.source for c in nb.cells if c.source.startswith("## Notation"))
     for row in (r"| $\varphi_i$ | angle of segment $i$ from the forward horizontal, "
                 r"counter-clockwise positive | rad |",
                 r"| $\mathbf F_\mathrm{GRF}$ | ground reaction force on the foot | N |",
                 r"| $\mathbf r_i$ | position of the centre of mass of segment $i$ | m |",
                 r"| $\mathbf p_A$ | position of the ankle | m |",
-                r"| $\varepsilon_b$ |"):
+                r"| $\varepsilon_b$ |",
+                r"| $\hat{\mathbf u}$ | unit vector along a segment, from its proximal to its "
+                r"distal end | 1 |"):
         assert row in notation, row
     # the old spellings are caught by the rules above
     for old in (r"$S_\phi$", r"$\epsilon_b$", r"$\mathbf F_0$", r"$\mathbf x_A$"):

@@ -50,7 +50,8 @@ def test_a_new_model_needs_only_its_parameters(rng):
 
 
 # ----------------------------------------------------------------------- random trees
-def _random_tree(rng, *, floating: bool, welded: bool = False) -> PlanarModel:
+def _random_tree(rng, *, floating: bool, welded: bool = False,
+                 torque_on: str = "child") -> PlanarModel:
     """Five segments with a branch (segment 3 hangs from the middle of segment 0)."""
     parent = [-1, 0, 1, 0, 3]
     lengths = rng.uniform(0.2, 0.5, 5)
@@ -63,7 +64,7 @@ def _random_tree(rng, *, floating: bool, welded: bool = False) -> PlanarModel:
         amap[4] = [1.0, 0.0, 1.0, 1.0]
         kw.update(angle_map=amap, angle_offset=[0.3, 0, 0, 0, 0])
     return PlanarModel(parent, attach, lengths, com, rng.uniform(0.5, 5.0, 5),
-                       rng.uniform(0.005, 0.05, 5), g=9.81, **kw)
+                       rng.uniform(0.005, 0.05, 5), g=9.81, torque_on=torque_on, **kw)
 
 
 def _finite_difference_form(model, q, qd, qdd):
@@ -124,6 +125,31 @@ def test_fixed_base_torques_and_forward_dynamics_are_inverse(rng):
     np.testing.assert_allclose(tau @ model.torque_matrix.T,
                                model.kernel.forces(q, qd, qdd), atol=1e-10)
     np.testing.assert_allclose(model.forward_dynamics(q, qd, tau), qdd, atol=1e-9)
+
+
+def test_torques_on_the_parent_are_the_reactions_of_those_on_the_child():
+    # the same body with torque_on="parent" (Kuo's body rooted at the foot): every torque
+    # is the negative of the child convention's, and the physics (applied loads, joint
+    # reactions, the motion a torque drives) is unchanged
+    child = _random_tree(np.random.default_rng(5), floating=False, welded=True)
+    parent = _random_tree(np.random.default_rng(5), floating=False, welded=True,
+                          torque_on="parent")
+    assert (child.torque_on, parent.torque_on) == ("child", "parent")
+    q, qd, qdd = np.random.default_rng(6).uniform(-2, 2, (3, 8, child.k))
+    tau = child.inverse_dynamics(q, qd, qdd)
+    np.testing.assert_array_equal(parent.torque_matrix, -child.torque_matrix)
+    np.testing.assert_allclose(parent.inverse_dynamics(q, qd, qdd), -tau, rtol=1e-12,
+                               atol=1e-12 * np.abs(tau).max())  # the same sums, negated
+    np.testing.assert_allclose(parent.forward_dynamics(q, qd, -tau), qdd, atol=1e-9)
+    np.testing.assert_allclose(parent.applied_forces(q, torques=-tau),
+                               child.applied_forces(q, torques=tau), atol=1e-12)
+    tip = (4, float(child.lengths[4]))
+    lam_c, tau_c = reactions.reactions_newton_euler(child, q, qd, qdd, [0.0, 0.0], tip)
+    lam_p, tau_p = reactions.reactions_newton_euler(parent, q, qd, qdd, [0.0, 0.0], tip)
+    np.testing.assert_array_equal(lam_p, lam_c)
+    np.testing.assert_array_equal(tau_p, -tau_c)
+    with pytest.raises(ValueError, match="torque_on must be 'child' or 'parent'"):
+        _random_tree(np.random.default_rng(5), floating=False, torque_on="distal")
 
 
 def test_base_reaction_is_the_momentum_balance(rng):

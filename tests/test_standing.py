@@ -66,6 +66,26 @@ def test_equations_of_motion_match_lagrangian(kuo_model, lagrangian, kuo_states)
                                    rtol=1e-10, atol=1e-9)
 
 
+def test_joint_moments_act_on_the_distal_segment_as_the_course_has_it(kuo_model):
+    """Standing still, the moment at each joint on the segment below it (the foot for the
+    ankle) balances the weight above: tau_j = -g sum_i m_i (x_i - x_j) over the segments
+    above joint j (static moment balance of the body above, from positions alone). Leaning
+    forward, the centre of mass in front of the ankle, the ankle moment on the foot is
+    clockwise, negative: the plantarflexors press the forefoot down (Kuo's torque on the
+    shank is its negative)."""
+    still = np.zeros(3)
+    for phi in (np.array(standing.POSTURE), np.array([1.45, 1.70, 1.40]),
+                np.array([1.70, 1.50, 1.65])):
+        joints, coms = kuo_model.joint_positions(phi), kuo_model.com_positions(phi)
+        held = [-kuo_model.g * kuo_model.masses[j + 1:] @ (coms[j + 1:, 0] - joints[j + 1, 0])
+                for j in range(3)]
+        # rounding of sums of ~100 N m terms
+        np.testing.assert_allclose(kuo_model.inverse_dynamics(phi, still, still), held,
+                                   rtol=1e-10, atol=1e-10)
+    tau = kuo_model.inverse_dynamics(np.array(standing.POSTURE), still, still)
+    assert tau[0] < -10.0  # 13.3 N m plantarflexor: the COM about 2 cm in front of the ankle
+
+
 def test_ground_reaction_matches_momentum_balance(kuo_model, lagrangian, kuo_states):
     phi, phid, phidd = kuo_states
     grf = kuo_model.ground_reaction(phi, phid, phidd)

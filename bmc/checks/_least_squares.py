@@ -51,7 +51,9 @@ def _kuo_entries(seed: int = 1998, sd: tuple[float, ...] = _SD, bias: float = 2.
     phid = 0.2 * rng.standard_normal((n, 3))
     phidd = np.zeros((n, 3))
     A, _ = least_squares.system(model, phi, phid, phidd, np.zeros((n, 3)))
-    tau = np.array([30.0, -5.0, 8.0]) + 3.0 * rng.standard_normal((n, 3))
+    # quiet standing in the course's sign (moments on the foot, shank, thigh): the ankle's
+    # plantarflexor moment presses the forefoot down, clockwise, negative (Kuo's: +30 N m)
+    tau = np.array([-30.0, 5.0, -8.0]) - 3.0 * rng.standard_normal((n, 3))
     b = np.einsum("kij,kj->ki", A, tau)
     b[:, 0] += bias
     return [

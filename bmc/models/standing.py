@@ -18,9 +18,14 @@ the experiment rather than the method:
 
 Conventions: SI units; x forward, y up; angles counter-clockwise from +x [rad]; axis 0 is
 time (or the frames of several realisations stacked one after the other). Segment angles
-``phi = [shank, thigh, HAT]`` [rad]. Joint torques ``tau = [ankle, knee, hip]`` [N m] act
-on the distal segment, counter-clockwise positive (the reaction acts on the proximal one),
-as in :class:`bmc.chain.PlanarChain`. The ground reaction ``[T, Fx, Fy]`` is the torque
+``phi = [shank, thigh, HAT]`` [rad]. Joint torques ``tau = [ankle, knee, hip]`` [N m] are
+the course's net joint moments: each acts counter-clockwise positive on the anatomically
+distal segment, the ankle moment on the foot, the knee moment on the shank, the hip moment
+on the thigh (the reaction acts on the proximal one). The model is a tree rooted at the
+foot, so these are its parents (``torque_on="parent"``). Kuo's torques act on the segment
+above the joint: ``tau_Kuo = -tau``. Standing still with the body's centre of mass in
+front of the ankle, the ankle moment on the foot is negative (clockwise: the plantarflexors
+press the forefoot down). The ground reaction ``[T, Fx, Fy]`` is the torque
 about the force-plate origin [N m] and the force [N] that the plate exerts on the foot.
 
 Notes
@@ -102,12 +107,15 @@ class FourSegmentModel(PlanarModel):
     ----------
     chain : bmc.chain.PlanarChain
         The moving shank-thigh-HAT chain in joint coordinates, hinged at the ankle (what
-        :func:`simulate_sway` integrates).
+        :func:`simulate_sway` integrates). Its joint torques act on the segment above
+        each joint (Kuo's sign): they are ``-tau``.
     ankle : numpy.ndarray, shape (2,)
         Position of the ankle [m] in the force-plate frame.
     Q : numpy.ndarray, shape (3, 3)
-        Maps joint torques to segment torques: ``(Q tau)_i = tau_{i-1} - tau_i`` (the
-        model's :attr:`~bmc.planar.PlanarModel.torque_matrix`).
+        Maps joint torques to segment torques: the net joint torque on a moving segment is
+        the moment at its upper joint minus that at its lower one, ``tau_upper - tau_lower``
+        (``-1`` on the diagonal, ``+1`` just above it, no upper joint for the HAT; the
+        model's :attr:`~bmc.planar.PlanarModel.torque_matrix`). Kuo's ``Q`` is its negative.
 
     Notes
     -----
@@ -128,6 +136,17 @@ class FourSegmentModel(PlanarModel):
     >>> phi = np.array([1.5, 1.6, 1.55])
     >>> print(np.round(model.ground_reaction(phi, np.zeros(3), np.zeros(3)), 2))
     [119.7    0.   678.66]
+    >>> print(model.Q)
+    [[-1.  1.  0.]
+     [ 0. -1.  1.]
+     [ 0.  0. -1.]]
+
+    Standing still in the benchmark's posture, the centre of mass lies in front of the
+    ankle and the ankle moment on the foot is clockwise (plantarflexor):
+
+    >>> still = np.zeros((1, 3))
+    >>> print(np.round(model.inverse_dynamics(np.array([POSTURE]), still, still), 1))
+    [[-13.3   4.8  -6.7]]
     """
 
     coordinates = "phi"
@@ -176,7 +195,7 @@ class FourSegmentModel(PlanarModel):
                          values["lengths"], values["com"], values["masses"], values["inertias"],
                          angle_map=np.eye(4, 3, k=-1), angle_offset=[foot_angle, 0, 0, 0],
                          names=["foot", "shank", "thigh", "HAT"],
-                         joint_names=["ankle", "knee", "hip"], g=g)
+                         joint_names=["ankle", "knee", "hip"], g=g, torque_on="parent")
         foot = np.array([np.cos(self.foot_angle), np.sin(self.foot_angle)])
         self.ankle = self.lengths[0] * foot
         self.foot_com = self.com[0] * foot
@@ -303,7 +322,8 @@ class Sway:
         Segment angles [rad], velocities [rad/s], accelerations [rad/s^2] of shank,
         thigh, HAT.
     tau : numpy.ndarray, shape (N, 3)
-        Ankle, knee and hip torques [N m].
+        Ankle, knee and hip moments [N m] on the foot, shank and thigh (the course's
+        convention; Kuo's are ``-tau``).
     grf : numpy.ndarray, shape (N, 3)
         Ground reaction ``[T, Fx, Fy]`` [N m, N, N].
     markers : numpy.ndarray, shape (N, 5, 2)
@@ -492,7 +512,7 @@ def _simulate(
 
     res = simulate_chain(chain, t, q_ref, np.zeros(3), tau=torque, rtol=1e-8, atol=1e-10)
     t, q, qd = t[run_in:], np.asarray(res.q)[run_in:], np.asarray(res.qd)[run_in:]
-    tau = torque(t, q, qd)
+    tau = -torque(t, q, qd)  # the chain's torques act on the segment above: Kuo's sign
     phi, phid = np.cumsum(q, axis=-1), np.cumsum(qd, axis=-1)
     phidd = model.forward_dynamics(phi, phid, tau)
     grf = model.ground_reaction(phi, phid, phidd)
