@@ -114,8 +114,8 @@ def test_lower_limb_descriptions_name_the_segment_and_the_ground_reaction():
             f"{'backward' if grf[0] < 0 else 'forward'}" in foot)
     assert f"at ({run.grf[f, 2]:.3g}, 0) m" in foot     # the centre of pressure
     knee = res.moments[f, 1]
-    assert f"moment tau_k {_three(knee)} N m {_sense(knee)} at the proximal joint" in shank
-    assert (f"moment tau_k (reaction of the neighbouring segment) {_three(knee)} N m "
+    assert f"moment tau_2 {_three(knee)} N m {_sense(knee)} at the proximal joint" in shank
+    assert (f"moment tau_2 (reaction of the neighbouring segment) {_three(knee)} N m "
             f"{_sense(-knee)} at the distal end" in thigh)
 
 

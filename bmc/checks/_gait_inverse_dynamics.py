@@ -140,9 +140,9 @@ def check_gait_signs(practice_signs: Any, sign_ankle_moment: Any, sign_power_ear
 
 
 _LOADS_HINT = section("gait.segment", "the foot's centre of mass is at the ankle marker; "
-                      "second differences (x[k+1] - 2 x[k] + x[k-1]) f^2 of the ankle "
+                      "second differences (x[k+1] - 2 x[k] + x[k-1]) f_s^2 of the ankle "
                       "position and of the ankle->toe angle; the ground reaction acts at "
-                      "(COPx, 0); F_a = m a - m g - GRF with g = (0, -g), then moments "
+                      "(COPx, 0); F_1 = m a - m g - GRF with g = (0, -g), then moments "
                       "about the centre of mass")
 
 

@@ -166,8 +166,8 @@ _SKEW_PRACTICE = [np.array([1.0, 2.0, 3.0]), np.array([-0.5, 0.2, 1.5])]
 
 def check_matrix_form_skew(skew: Any) -> bool:
     """Question 1: ``skew(v)`` (3, 3) on practice vectors (the grader uses others)."""
-    hint = section("matrix.skew", "write v x w component by component and read off the "
-                   "matrix that multiplies w; it is antisymmetric (S^T = -S)")
+    hint = section("matrix.skew", "write a x b component by component and read off the "
+                   "matrix that multiplies b; it is antisymmetric (S^T = -S)")
     for v in _SKEW_PRACTICE:
         practice_function(
             f"skew({v.tolist()})", skew, topic="matrix_form",

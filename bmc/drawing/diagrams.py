@@ -381,11 +381,12 @@ def lower_limb_diagrams(
     r"""Free-body diagrams of thigh, shank and foot at one frame of a gait analysis.
 
     The loads are those of :func:`bmc.newton_euler.lower_limb`: at each segment's proximal
-    joint the force and moment on it (:math:`\mathbf{F}_h, \tau_h` at the hip, ``k`` knee,
-    ``a`` ankle), at its distal joint their reactions (:math:`-\mathbf{F}_k, -\tau_k`,
-    ...), and on the foot the ground reaction at the centre of pressure. Each load is drawn
-    the way it acts (a reaction opposite to its action on the next panel, with the same
-    symbol) and labelled with its magnitude. The three panels share one length scale and
+    joint the force and moment on it, labelled with the joint's number from the chain's base
+    outward (:math:`\mathbf{F}_3, \tau_3` at the hip, 2 the knee, 1 the ankle), at its
+    distal joint their reactions (:math:`-\mathbf{F}_2, -\tau_2`, ...), and on the foot the
+    ground reaction at the centre of pressure. Each load is drawn the way it acts (a reaction
+    opposite to its action on the next panel, with the same symbol) and labelled with its
+    magnitude. The three panels share one length scale and
     one force scale [m/N], so that a load and its reaction are drawn alike in size, and a
     foot looks as long as it is beside the thigh. The new figure (when ``axes`` is not
     given) is 7.2 in wide, thigh and shank side by side above the foot, so that its text
@@ -456,14 +457,14 @@ def lower_limb_diagrams(
                 fig.add_subplot(grid[1, :])]
     elif len(axes) != 3:
         raise ValueError(f"axes must hold three Axes (thigh, shank, foot); got {len(axes)}")
-    joint = ("h", "k", "a")
+    joint = (3, 2, 1)  # hip, knee, ankle: numbered from the foot (the base in stance) up
     drawings = []
     for s, name in enumerate(("thigh", "shank", "foot")):
-        loads = {rf"\mathbf{{F}}_{joint[s]}": (mk[s], forces[s])}
-        torques = {rf"\tau_{joint[s]}": (mk[s], moments[s])}
+        loads = {rf"\mathbf{{F}}_{{{joint[s]}}}": (mk[s], forces[s])}
+        torques = {rf"\tau_{{{joint[s]}}}": (mk[s], moments[s])}
         if s < 2:
-            loads[rf"-\mathbf{{F}}_{joint[s + 1]}"] = (mk[s + 1], -forces[s + 1])
-            torques[rf"-\tau_{joint[s + 1]}"] = (mk[s + 1], -moments[s + 1])
+            loads[rf"-\mathbf{{F}}_{{{joint[s + 1]}}}"] = (mk[s + 1], -forces[s + 1])
+            torques[rf"-\tau_{{{joint[s + 1]}}}"] = (mk[s + 1], -moments[s + 1])
         elif np.any(grf[frame, :2] != 0):
             loads[r"\mathbf{F}_{GRF}"] = (cop, grf[frame, :2])
         drawings.append(_segment_diagram(mk[s], mk[s + 1], com[s], mass=float(masses[s]),

@@ -83,7 +83,7 @@ def check_gait_foot_loads(Fa: Any, tau_a: Any) -> bool:
     hint = section("gait.segment", "the foot's centre of mass is at the ankle marker "
                    "(fraction 0); take second differences (x[k+1] - 2 x[k] + x[k-1]) freq^2 "
                    "of the ankle position and of the ankle->toe angle; the ground reaction "
-                   "acts at (COPx, 0); F_a = m a - m g - GRF with g = (0, -9.80665), then "
+                   "acts at (COPx, 0); F_1 = m a - m g - GRF with g = (0, -9.80665), then "
                    "moments about the centre of mass")
     check_value("Fa", Fa, right_F, rtol=1e-3, atol=1e-3, unit="N", hint=hint,
                 mistakes=[("the force with accelerations one sample early", early_F)])
