@@ -228,7 +228,8 @@ def test_the_notebook_s_own_letters(nb):
     relation = r"$\tilde\varphi_i = \varphi_i + \pi$"
     assert relation in text.replace("\n", " ")
     for old in (r"\tau_0", r"\delta_{ij}", r"\bar F", r"e^{j\omega}", r"\cos\omega", r"y \equiv",
-                r"\Psi_a", r"\Gamma_{ab}", r"R_k", r"B\beta", r"\sigma_x", r"\hat y"):
+                r"\Psi_a", r"\Gamma_{ab}", r"R_k", r"B\beta", r"\sigma_x", r"\hat y",
+                r"Y\ddot"):
         assert old not in text, old
     # every segment angle of the notebook's equations wears the tilde
     assert not re.search(r"(?<!\\tilde)(?<!\\tilde\{)\\varphi", text.replace(relation, "").replace(
