@@ -30,8 +30,8 @@ comprises
 
 Conventions: SI units; x forward, y up; angles counter-clockwise from +x; axis 0 is time
 (or frames of several realisations stacked one after the other). The measurement vector of
-one frame is ``z = [T, Fx, Fy, phidd_shank, phidd_thigh, phidd_HAT]`` (:data:`ROWS`): the
-ground reaction torque about the force-plate origin [N m], the ground reaction force on the
+one frame is ``z = [N_O, Fx, Fy, phidd_shank, phidd_thigh, phidd_HAT]`` (:data:`ROWS`): the
+moment N_O of the plate about its origin [N m], the ground reaction force on the
 foot [N], and the segment angular accelerations [rad/s^2]. Joint torques
 ``tau = [ankle, knee, hip]`` [N m] are those of the model, in its convention
 (:attr:`bmc.planar.PlanarModel.torque_on`); for Kuo's body they are the course's net joint
@@ -84,7 +84,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 #: Names of the rows of the measurement vector (and of ``A`` and ``b``).
-ROWS = ("T", "Fx", "Fy", "shank", "thigh", "HAT")
+ROWS = ("N_O", "Fx", "Fy", "shank", "thigh", "HAT")
 
 _EPS = 1e-6  # finite-difference step of the linearisation [rad, rad/s]
 
@@ -135,7 +135,7 @@ def newton_euler(
     :math:`F_i = F_{i-1} + m_i(\ddot r_i + g\hat y)` and
     :math:`\tau_i = \tau_{i-1} + I_i\ddot\varphi_i + s^-_i \times F_{i-1} - s^+_i \times F_i`,
     with :math:`s^-_i, s^+_i` from the centre of mass to the lower and upper joint and, for
-    the foot, minus the plate's load in place of :math:`(\tau_0, F_0)`. Kuo's eqs. (1)-(2)
+    the foot, minus the plate's load in place of :math:`(N_O, F_\mathrm{GRF})`. Kuo's eqs. (1)-(2)
     are the same with his loads on the segment above, :math:`f_i = -F_i`,
     :math:`\tau^\mathrm{Kuo}_i = -\tau_i`.
     The top of the HAT is free, so whatever load is left there is a residual. This is the
@@ -151,7 +151,7 @@ def newton_euler(
         Segment angles [rad], velocities [rad/s], accelerations [rad/s^2] (shank, thigh,
         HAT).
     grf : array_like, shape (..., 3)
-        Ground reaction ``[T, Fx, Fy]`` [N m, N, N].
+        Ground reaction ``[N_O, Fx, Fy]`` [N m, N, N].
 
     Returns
     -------
@@ -226,12 +226,12 @@ def system(
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
     grf : array_like, shape (..., 3)
-        Measured ground reaction ``[T, Fx, Fy]`` [N m, N, N].
+        Measured ground reaction ``[N_O, Fx, Fy]`` [N m, N, N].
 
     Returns
     -------
     A : numpy.ndarray, shape (..., 6, 3)
-        Rows :data:`ROWS`: [1] for ``T``, [1/m] for the forces, [1/(kg m^2)] for the
+        Rows :data:`ROWS`: [1] for ``N_O``, [1/m] for the forces, [1/(kg m^2)] for the
         accelerations.
     b : numpy.ndarray, shape (..., 6)
         [N m, N, N, rad/s^2, rad/s^2, rad/s^2].
@@ -259,7 +259,7 @@ def _loads(model: PlanarModel) -> np.ndarray:
     if not model.floating:
         return kernel.P
     base = np.zeros((model.k, 3))
-    base[:, 0] = kernel.A[0]  # the moment T turns the root
+    base[:, 0] = kernel.A[0]  # the moment N_O turns the root
     base[0, 1] = base[1, 2] = 1.0  # the force at the base point moves the base
     return np.concatenate([kernel.P, base], axis=1)
 
@@ -445,7 +445,7 @@ def least_squares(
     phi, phid, phidd : array_like, shape (..., 3)
         Measured segment angles [rad], velocities [rad/s], accelerations [rad/s^2].
     grf : array_like, shape (..., 3)
-        Measured ground reaction ``[T, Fx, Fy]`` [N m, N, N].
+        Measured ground reaction ``[N_O, Fx, Fy]`` [N m, N, N].
     cov : array_like, shape (..., 6) or (..., 6, 6)
         Covariance of the measurement errors (:func:`paper_covariance`,
         :func:`propagated_covariance`), rows :data:`ROWS`.
@@ -522,7 +522,7 @@ def estimate_bias(
         Error covariances, as for :func:`weighted_least_squares`.
     B : array_like, shape (m, nb) or (F, m, nb)
         Which biases act on which rows (constant ones and zeros, as in the paper, or any
-        per-frame regressor, e.g. ``-Fy`` on the ``T`` row for a misalignment in metres).
+        per-frame regressor, e.g. ``-Fy`` on the ``N_O`` row for a misalignment in metres).
     groups : array_like of int, shape (F,), optional
         Frames with the same label share one bias vector (keyword-only); e.g. one label
         per realisation. Default: one group.
@@ -604,7 +604,7 @@ def newton_euler_gain(model: PlanarModel, phi: ArrayLike, phid: ArrayLike) -> np
     r"""Matrix ``F`` of Kuo's eq. (11): how measurement errors reach the Newton-Euler torques.
 
     At fixed angles and velocities the bottom-up torques are affine in the measurements
-    ``z = [T, Fx, Fy, phidd]``, :math:`\tau = F z + \gamma`; ``F`` is found column by
+    ``z = [N_O, Fx, Fy, phidd]``, :math:`\tau = F z + \gamma`; ``F`` is found column by
     column from :func:`newton_euler`.
 
     Parameters
@@ -716,7 +716,7 @@ def _measured(model: Any, meas: Any) -> tuple[PlanarModel, Measured]:
 
 
 def _predict(model: PlanarModel, q: np.ndarray, qd: np.ndarray, tau: np.ndarray) -> np.ndarray:
-    """Return the measurements ``z = [T, Fx, Fy, qdd]`` joint torques imply (fixed base)."""
+    """Return the measurements ``z = [N_O, Fx, Fy, qdd]`` joint torques imply (fixed base)."""
     kernel = model.kernel
     rhs = tau @ kernel.P.T - kernel.bias(q, qd)
     qdd = np.linalg.solve(kernel.mass_matrix(q), rhs[..., None])

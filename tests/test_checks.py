@@ -503,7 +503,7 @@ def test_least_squares_std_and_dropped_channel():
 
 
 def test_least_squares_bias_recovers_the_injected_offset():
-    # the problem's b_frames were made with a 2.7 N m offset on tau_0 and no noise
+    # the problem's b_frames were made with a 2.7 N m offset on N_O and no noise
     assert answers.check_least_squares_bias(2.7)
     assert "wrong sign" in _fails(answers.check_least_squares_bias, -2.7)
 

@@ -202,3 +202,36 @@ def test_the_course_notation_in_everything_a_student_reads(nb):
     for old in (r"$S_\phi$", r"$\epsilon_b$", r"$\mathbf F_0$", r"$\mathbf x_A$"):
         assert (re.search(r"\\phi(?![A-Za-z])", old) or "\\epsilon" in old
                 or re.search(r"\\mathbf\s*\{?x\}?|F_\{?0\b|\bF_0\b", old)), old
+
+
+def test_the_notebook_s_own_letters(nb):
+    """Issue 28, the cold review: Kuo's angles and COM distances run up each segment (from its
+    lower to its upper joint), the course's from the proximal to the distal end, so they get
+    their own symbols with rows that say so, related once to the course's; the plate's moment
+    is N_O (not tau_0, which would break tau_i at joint i); no letter means two things
+    (Kronecker delta, the ground reaction y, the overbar as a mean, j omega, Kuo's B, e, R_k)."""
+    notation = next(c.source for c in nb.cells if c.source.startswith("## Notation"))
+    for row in (r"| $\tilde\varphi_i$ | angle from the forward horizontal of segment $i$'s upward "
+                r"axis (from its lower to its upper joint), counter-clockwise positive | rad |",
+                r"| $\tilde d_i$ | distance from segment $i$'s lower joint to its centre of mass "
+                r"| m |",
+                r"| $\mathbf e(\tilde\varphi)$ | unit vector at angle $\tilde\varphi$ from the "
+                r"forward horizontal, $(\cos\tilde\varphi, \sin\tilde\varphi)$ | 1 |",
+                r"| $N_O$ | moment of the force plate on the foot about the plate's origin $O$ "
+                r"| N m |",
+                r"| $\mathbf f_O$ |", r"| $x_i$, $y_i$ |", r"| $\hat{\mathbf y}$ |", r"| $H_f$ |",
+                r"| $\nu$ |", r"| $v$ |", r"| $n$ |", r"| $N$ |", r"| $\chi$ |",
+                r"| $\mathbf d_\beta$ |", r"| $\hat\delta$ |"):
+        assert row in notation, row
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown"
+                     and not c.source.startswith("A bar marks"))   # Kuo's letters: his tau_0
+    relation = r"$\tilde\varphi_i = \varphi_i + \pi$"
+    assert relation in text.replace("\n", " ")
+    for old in (r"\tau_0", r"\delta_{ij}", r"\bar F", r"e^{j\omega}", r"\cos\omega", r"y \equiv",
+                r"\Psi_a", r"\Gamma_{ab}", r"R_k", r"B\beta", r"\sigma_x", r"\hat y",
+                r"Y\ddot"):
+        assert old not in text, old
+    # every segment angle of the notebook's equations wears the tilde
+    assert not re.search(r"(?<!\\tilde)(?<!\\tilde\{)\\varphi", text.replace(relation, "").replace(
+        r"$\varphi_i$, $d_i$", "").replace(r"$\varphi_3 = -90°$", "").replace(
+        r"| $\varphi_i$ | angle of segment", "")), "an angle without its tilde"

@@ -57,15 +57,15 @@ def _kuo_entries(seed: int = 1998, sd: tuple[float, ...] = _SD, bias: float = 2.
     b = np.einsum("kij,kj->ki", A, tau)
     b[:, 0] += bias
     return [
-        ("A", A[0], "mixed", "rows [tau_0, Fx, Fy, phi2'', phi3'', phi4''] (shank, thigh, HAT) of "
+        ("A", A[0], "mixed", "rows [N_O, Fx, Fy, phi2'', phi3'', phi4''] (shank, thigh, HAT) of "
          "A tau = b at one frame of quiet standing (units 1, 1/m, 1/m, 1/(kg m^2) x3)"),
         ("sd", np.asarray(sd, dtype=float), "mixed", "standard deviation of each "
          "measurement error [N m, N, N, rad/s^2, rad/s^2, rad/s^2]"),
         ("missing", int(missing), "-", "row of the force-plate channel that fails in "
-         "question 3 (0: tau_0, 1: Fx, 2: Fy)"),
+         "question 3 (0: N_O, 1: Fx, 2: Fy)"),
         ("A_frames", A, "mixed", f"A at {n} frames of a short trial, shape ({n}, 6, 3)"),
         ("b_frames", b, "mixed", f"b at the same {n} frames, shape ({n}, 6): the force "
-         "plate's torque channel tau_0 carries a constant bias"),
+         "plate's torque channel N_O carries a constant bias"),
     ]
 
 
@@ -112,11 +112,11 @@ def answer_hip_factor(A: Any, sd: Any, missing: int) -> float:
 
 
 def answer_bias(A_frames: Any, b_frames: Any) -> float:
-    """Bias [N m] of the torque channel (row 0, tau_0) by Kuo's eq. (10), equal weights."""
+    """Bias [N m] of the torque channel (row 0, N_O) by Kuo's eq. (10), equal weights."""
     from bmc.least_squares import estimate_bias
 
     A = np.asarray(A_frames, dtype=float)
-    on_torque_row = np.eye(A.shape[1])[:, :1]  # B: the bias adds to row tau_0 of every frame
+    on_torque_row = np.eye(A.shape[1])[:, :1]  # B: the bias adds to row N_O of every frame
     return float(estimate_bias(A, b_frames, np.ones(A.shape[1]), on_torque_row).beta[0, 0])
 
 
@@ -203,8 +203,8 @@ def check_least_squares_drop_channel(hip_factor: Any, factor_hip: Any, can_impro
 
 
 _BIAS_HINT = section("least_squares.bias", "stack every frame's A[k] block-diagonally, add "
-                     "one column for the bias that is 1 on each frame's tau_0 row (the "
-                     "measured tau_0 is the true one plus beta), and solve the whole "
+                     "one column for the bias that is 1 on each frame's N_O row (the "
+                     "measured N_O is the true one plus beta), and solve the whole "
                      "system at once")
 
 

@@ -9,7 +9,7 @@ the experiment rather than the method:
   shank, thigh, head-arms-trunk) with the parameters :data:`KUO_PARAMETERS`, built on
   :class:`bmc.planar.PlanarModel`: the equations of motion in segment angles,
   ``M(phi) phidd + h(phi, phid) = Q tau``, and the ground reaction
-  ``y = [T, Fx, Fy] = C(phi) phidd + d(phi, phid)``;
+  ``y = [N_O, Fx, Fy] = C(phi) phidd + d(phi, phid)``;
 - :func:`simulate_sway`, the exact trial (:class:`Sway`): sway about :data:`POSTURE`
   driven by sinusoids and held by postural feedback;
 - :func:`measure`, its noisy measurement (:class:`Measurement`): markers and force plate
@@ -25,7 +25,7 @@ on the thigh (the reaction acts on the proximal one). The model is a tree rooted
 foot, so these are its parents (``torque_on="parent"``). Kuo's torques act on the segment
 above the joint: ``tau_Kuo = -tau``. Standing still with the body's centre of mass in
 front of the ankle, the ankle moment on the foot is negative (clockwise: the plantarflexors
-press the forefoot down). The ground reaction ``[T, Fx, Fy]`` is the torque
+press the forefoot down). The ground reaction ``[N_O, Fx, Fy]`` is the moment
 about the force-plate origin [N m] and the force [N] that the plate exerts on the foot.
 
 Notes
@@ -125,7 +125,7 @@ class FourSegmentModel(PlanarModel):
     The ground reaction follows from the balance of linear momentum and of angular
     momentum about the plate origin (the foot does not move):
     :math:`F = \sum_k m_k (\ddot x_k + g\hat y)` and
-    :math:`T = \sum_k (I_k \ddot\phi_k + m_k\, x_k \times \ddot x_k) + g \sum_k m_k x_k`
+    :math:`N_O = \sum_k (I_k \ddot\phi_k + m_k\, x_k \times \ddot x_k) + g \sum_k m_k x_k`
     (:meth:`~bmc.planar.PlanarModel.base_reaction`).
 
     Examples
@@ -273,14 +273,14 @@ class FourSegmentModel(PlanarModel):
         Returns
         -------
         C : numpy.ndarray, shape (..., 3, 3)
-            Rows ``T, Fx, Fy``: [kg m^2] for ``T``, [kg m] for the forces.
+            Rows ``N_O, Fx, Fy``: [kg m^2] for ``N_O``, [kg m] for the forces.
         d : numpy.ndarray, shape (..., 3)
-            ``T`` [N m], ``Fx, Fy`` [N]: centripetal and gravity parts.
+            ``N_O`` [N m], ``Fx, Fy`` [N]: centripetal and gravity parts.
         """
         return self.base_reaction_terms(phi, phid)
 
     def ground_reaction(self, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike) -> np.ndarray:
-        """Ground reaction ``[T, Fx, Fy]`` on the foot for a given motion.
+        """Ground reaction ``[N_O, Fx, Fy]`` on the foot for a given motion.
 
         Parameters
         ----------
@@ -325,7 +325,7 @@ class Sway:
         Ankle, knee and hip moments [N m] on the foot, shank and thigh (the course's
         convention; Kuo's are ``-tau``).
     grf : numpy.ndarray, shape (N, 3)
-        Ground reaction ``[T, Fx, Fy]`` [N m, N, N].
+        Ground reaction ``[N_O, Fx, Fy]`` [N m, N, N].
     markers : numpy.ndarray, shape (N, 5, 2)
         Joint-centre markers: plate origin, ankle, knee, hip, top of HAT [m].
     margin : int
@@ -539,7 +539,7 @@ class Measurement:
         Segment angles [rad] from the filtered marker data, and their first and second
         finite-difference derivatives [rad/s, rad/s^2].
     grf : numpy.ndarray, shape (R * N, 3)
-        Filtered force-plate data ``[T, Fx, Fy]`` [N m, N, N].
+        Filtered force-plate data ``[N_O, Fx, Fy]`` [N m, N, N].
     marker_noise, force_noise, torque_noise, offset : numpy.ndarray, shape (R,)
         Standard deviations of marker noise [m] (each coordinate), force noise [N] and
         torque noise [N m], and the force-plate misalignment along x [m], per realisation.
@@ -705,11 +705,11 @@ def measure(
     force_noise : float or array_like, shape (R,), optional
         Standard deviation of ``Fx`` and ``Fy`` [N]. Default 0.1.
     torque_noise : float or array_like, shape (R,), optional
-        Standard deviation of ``T`` [N m]. Default: the number ``force_noise`` (as in the
+        Standard deviation of ``N_O`` [N m]. Default: the number ``force_noise`` (as in the
         paper: 0.1 N and 0.1 N m).
     offset : float or array_like, shape (R,), optional
         Misalignment of the force plate along x [m]: the plate reports the torque about
-        a point ``offset`` ahead of the true origin, ``T' = T - offset * Fy``. Default 0.
+        a point ``offset`` ahead of the true origin, ``N_O' = N_O - offset * Fy``. Default 0.
     realisations : int, optional
         Number ``R`` of independent noise realisations, stacked along axis 0. Default 1.
     seed : int or array_like of int, shape (R,), optional

@@ -96,7 +96,7 @@ def check_least_squares_drop_channel(factor_hip: Any, can_improve: Any) -> bool:
     ----------
     factor_hip : float
         Predicted standard deviation of the hip torque without the force-plate channel
-        ``p.missing`` (0: tau_0, 1: Fx, 2: Fy) divided by the one with it [-].
+        ``p.missing`` (0: N_O, 1: Fx, 2: Fy) divided by the one with it [-].
     can_improve : bool
         Whether removing a measurement can ever make a torque estimate *more* precise
         (the same for everyone: its message names the concept only).
@@ -129,7 +129,7 @@ def check_least_squares_bias(beta: Any) -> bool:
     Parameters
     ----------
     beta : float
-        The estimated bias: the measured ``tau_0`` is the true one plus ``beta``.
+        The estimated bias: the measured ``N_O`` is the true one plus ``beta``.
 
     Returns
     -------
@@ -140,6 +140,6 @@ def check_least_squares_bias(beta: Any) -> bool:
     return check_value(
         "beta", beta, answer_bias(p.A_frames, p.b_frames), rtol=1e-4, unit="N m",
         hint=section("least_squares.bias", "stack every frame's A[k] block-diagonally, add "
-                     "one column for the bias that is 1 on each frame's tau_0 row (the "
-                     "measured tau_0 is the true one plus beta), and solve the whole "
+                     "one column for the bias that is 1 on each frame's N_O row (the "
+                     "measured N_O is the true one plus beta), and solve the whole "
                      "system at once"))
