@@ -18,6 +18,8 @@ VALID = {
     ARM.with_point_mass: {"mass": 1.0},
     PlanarChain.from_segments: {"segments": [{"length": 0.3, "com": 0.13, "mass": 2.0,
                                               "inertia": 0.02}]},
+    ARM.frame_accelerations: {"q": np.array(Q), "qd": np.array(Q), "tau": np.array(Q),
+                              "F": np.array([1.0, 2.0])},
 }
 
 
@@ -47,6 +49,12 @@ CASES = [
     case(PlanarChain, ValueError, "inertias", inertias=[-0.02]),
     case(ARM.energy, ValueError, "qd", qd=[np.inf, 0.0]),
     case(ARM.with_point_mass, ValueError, "mass", mass=-1.0),
+    # the integrators' unchecked hot path: a non-finite input is named without a NumPy
+    # RuntimeWarning on the way (warnings are errors here; issue 34's long survey)
+    case(ARM.frame_accelerations, ValueError, "qd", qd=np.array([-np.inf, 0.0])),
+    case(ARM.frame_accelerations, ValueError, "q", q=np.array([0.3, np.inf])),
+    case(ARM.frame_accelerations, ValueError, "F", F=np.array([np.nan, 0.0])),
+    case(ARM.frame_accelerations, TypeError, "tau", tau=np.array(["1", "2"])),
     # physics and units: COM outside its link; masses in g, lengths in cm were accepted
     case(PlanarChain, ValueError, "com", com=[0.5]),
     case(PlanarChain, ValueError, "com", com=[-0.1]),
