@@ -4,7 +4,8 @@ Each check raises ``ValueError`` or ``TypeError`` with a message that names the 
 says what was expected (shape, unit), what arrived and what to do, so that a student can fix
 the call without reading the source. The checks are grouped by what they guard:
 
-- types: :func:`as_array`, :func:`number`, :func:`positive`, :func:`integer` refuse text,
+- types: :func:`as_array`, :func:`number`, :func:`positive`, :func:`integer`,
+  :func:`flag` refuse text,
   booleans, complex numbers, ``None`` and other objects (NumPy would silently turn ``"90"``
   into 90.0 and ``True`` into 1.0, and drop an imaginary part);
 - shapes and frames: :func:`as_array` (``last``, ``ndim``), :func:`frames`;
@@ -255,6 +256,17 @@ def integer(value: int, name: str, *, minimum: int | None = None,
         hi = "inf" if maximum is None else maximum
         raise ValueError(f"{name}{label} must be an integer from {lo} to {hi}; got {result}")
     return result
+
+
+def flag(value: bool, name: str) -> bool:
+    """Return a switch after checking it is True or False (``"False"`` or ``[True]`` is not).
+
+    Python would take any object as a truth value: the text ``"False"`` counts as True,
+    and an array of several values raises NumPy's "truth value is ambiguous" deep inside.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {_describe(value)}")
+    return bool(value)
 
 
 def in_range(value: ArrayLike, name: str, *, unit: str = "", low: float = -np.inf,
