@@ -123,10 +123,14 @@ spec("bmc.kinematics.minimum_jerk", kin.minimum_jerk, context=FN,
      args={"x0": Arr([], low=-1, high=1), "xf": Arr([], low=-1, high=1),
            "duration": Num(unit="s", low=0.05, high=10.0, positive=True),
            "t": Arr(["*"], unit="s", low=-1.0, high=11.0, frames=False)},
-     result=each_shaped(("*",), ("*",), ("*",)))
+     # documented: each (N, ...) with ... the broadcast shape of x0 and xf (an xf of shape
+     # (1,) is one coordinate, a valid call)
+     result=lambda value, kw, ctx: each_shaped(*[("*", *np.broadcast_shapes(
+         np.shape(kw["x0"]), np.shape(kw["xf"])))] * 3)(value, kw, ctx))
 spec("bmc.kinematics.minimum_jerk_profile", kin.minimum_jerk_profile, context=F,
      args={"s": Arr(["*"], low=-2.0, high=3.0)},
-     result=each_shaped(("*",), ("*",), ("*",)))
+     # documented: each the shape of s, any shape (s of shape (N, 1) is valid, no frames)
+     result=lambda value, kw, ctx: each_shaped(*[np.shape(kw["s"])] * 3)(value, kw, ctx))
 spec("bmc.kinematics.minimum_jerk_reach_2link", kin.minimum_jerk_reach_2link, context=FN,
      args={"p0": Obj(st.just([0.35, 0.2]),
                      labelled(("out of reach", [2.0, 0.0]), ("NaN", [np.nan, 0.2]),
