@@ -91,3 +91,16 @@ def test_valid_input_gives_finite_output(rng):
         assert np.all(np.isfinite(tau))
         assert np.all(np.isfinite(chain.forward_dynamics(q, qd, tau)))
         assert np.all(np.isfinite(chain.energy(q, qd)))
+
+
+def test_base_reaction_terms_share_the_frames_of_q_and_qd():
+    # one posture with 4 velocities: C (from q alone) had one frame and d four (issue 34's
+    # long survey, round 2: mixed frames); both have 4 now, and each frame is the one-frame
+    # result
+    qd = np.array([[0.1, 0.2], [0.3, -0.1], [0.0, 0.0], [1.0, 2.0]])
+    c, d = ARM.base_reaction_terms(Q, qd)
+    assert c.shape == (4, 3, 2) and d.shape == (4, 3)
+    for i in range(4):
+        c1, d1 = ARM.base_reaction_terms(Q, qd[i])
+        np.testing.assert_allclose(c[i], c1, rtol=0, atol=1e-12)  # the same arithmetic
+        np.testing.assert_allclose(d[i], d1, rtol=0, atol=1e-12)
