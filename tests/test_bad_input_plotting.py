@@ -19,6 +19,13 @@ CASES = [
     (pl.series_style, {"index": 1.0}, TypeError, "index"),
     (pl.series_style, {"index": True}, TypeError, "index"),
     (pl.legend_outside, {"ax": None, "side": "top"}, ValueError, "side"),
+    # issue 34's long survey, round 2: ncol reached Matplotlib (a MemoryError for 1e12, its
+    # own words for -1); a NaN channel reached colorspacious (IndexError)
+    (pl.legend_outside, {"ax": None, "ncol": 10**12}, ValueError, "ncol"),
+    (pl.legend_outside, {"ax": None, "ncol": -1}, ValueError, "ncol"),
+    (pl.legend_outside, {"ax": None, "ncol": 2.0}, TypeError, "ncol"),
+    (pl.colour_distances, {"first": (np.nan, 0.0, 0.0), "second": "#0072B2"}, ValueError,
+     "first"),
     (pl.show, {"figure": "fig", "alt": "x"}, TypeError, "figure"),
     (pl.show, {"figure": None, "alt": ""}, TypeError, "alt"),
     (pl.show, {"figure": None, "alt": 3}, TypeError, "alt"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, integer
 from bmc.plotting._style import ROLES
 
 __all__ = ["estimates_against_truth", "legend_outside"]
@@ -61,6 +61,8 @@ def legend_outside(ax, handles=None, *, side: str = "below", ncol: int | None = 
     if not isinstance(ax, Axes):
         raise TypeError(f"ax must be Matplotlib axes (fig, ax = plt.subplots()); got "
                         f"{type(ax).__name__} {str(ax)[:60]!r}")
+    if ncol is not None:  # a huge count allocated gigabytes inside Matplotlib
+        ncol = integer(ncol, "ncol", minimum=1, maximum=20, what="columns of the legend")
     if handles is None:
         handles, _ = ax.get_legend_handles_labels()
     fig = ax.figure
