@@ -362,8 +362,8 @@ def rotation_matrices(R: ArrayLike, name: str, *, atol: float = 1e-6,
                 "its columns must be unit vectors at right angles (orthonormalise the marker "
                 "axes, e.g. by Gram-Schmidt or an SVD)")
         raise ValueError(
-            f"{name} must hold rotation matrices (R R^T = I, det R = +1); the largest "
-            f"|R R^T - I| entry is {float(dev[i]):.3g}{frame}: {hint}"
+            f"{name} must hold rotation matrices (R R^T = I, det R = +1); got a largest "
+            f"|R R^T - I| entry of {float(dev[i]):.3g}{frame}: {hint}"
         )
     if np.any(det < 0):
         where = tuple(int(k) for k in np.argwhere(det < 0)[0]) if det.ndim else ()
