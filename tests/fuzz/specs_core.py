@@ -166,7 +166,8 @@ spec("bmc.kinematics.lever_kinematics", kin.lever_kinematics, context=LEVERS,
 SEQ = Choice(["xyz", "zxz", "zyx", "xzy", "yxz", "zxy"], optional=True)
 spec("bmc.rotations.axis_rotation", rot.axis_rotation, context=F,
      args={"axis": Choice(["x", "y", "z", 0, 1, 2]), "angle": Arr(["*"], **ANGLE)},
-     result=shaped("*", 3, 3))
+     # documented: angle of any shape (...) gives (..., 3, 3) (a column (N, 1) is valid)
+     result=lambda value, kw, ctx: shaped(*np.shape(kw["angle"]), 3, 3)(value, kw, ctx))
 spec("bmc.rotations.rotation_matrix", rot.rotation_matrix, context=F,
      args={"angles": Arr(["*", 3], **ANGLE), "sequence": SEQ, "intrinsic": Flag()},
      result=shaped("*", 3, 3))

@@ -525,10 +525,12 @@ spec("bmc.plotting.figure_html", plotting.figure_html,
                           labelled(("int", 3))),
            "width": Int(10, 2000, optional=True), "height": Int(10, 2000, optional=True)})
 spec("bmc.plotting.show", plotting.show,
-     args={"figure": FIG, "alt": Obj(st.text(min_size=1, max_size=40),
-                                     labelled(("empty", ""), ("int", 3))),
-           "caption": Obj(st.one_of(st.just(OMIT), st.text(max_size=20)),
-                          labelled(("int", 3)))}, examples=4)
+     args={"figure": FIG, "alt": Obj(st.text(min_size=1, max_size=40).filter(str.strip),
+                                     labelled(("empty", ""), ("blank", " "), ("int", 3))),
+           # a caption is a non-empty sentence (or None): blank text is a hostile value
+           "caption": Obj(st.one_of(st.just(OMIT), st.just(None),
+                                    st.text(min_size=1, max_size=20).filter(str.strip)),
+                          labelled(("int", 3), ("empty", ""), ("blank", "  ")))}, examples=4)
 
 
 def _axes():
