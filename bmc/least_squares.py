@@ -112,7 +112,8 @@ def _inputs(model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike,
             grf: ArrayLike) -> tuple[np.ndarray, ...]:
     q, qd, qdd = _model(model).check_state(q=phi, qd=phid, qdd=phidd)
     load = as_array(grf, "grf", unit="N m, N, N", last=3)
-    lead = frames(("phi", q, 1), ("grf", load, 1), equal=True)
+    lead = frames(("phi", q, 1), ("phid", qd, 1), ("phidd", qdd, 1), ("grf", load, 1),
+                  equal=True)
     # one frame of either goes with the N frames of the other
     q, qd, qdd = (np.broadcast_to(x, lead + x.shape[-1:]) for x in (q, qd, qdd))
     return q, qd, qdd, np.broadcast_to(load, lead + (3,))
@@ -309,6 +310,19 @@ def _weigh(x: np.ndarray, info: tuple[np.ndarray, bool]) -> np.ndarray:
     return x * weights[..., None, :] if diagonal else x @ weights
 
 
+def _usable(cov: ArrayLike, m: int, available: ArrayLike | None) -> str:
+    """Say what arrived for a singular system: the fewest usable rows of a frame."""
+    cov = np.asarray(cov, dtype=float)
+    var = np.diagonal(cov, axis1=-2, axis2=-1) if cov.ndim >= 2 and cov.shape[-2:] == (m, m) \
+        else cov
+    mask = np.isfinite(var)
+    if available is not None:
+        mask = mask & np.asarray(available, dtype=bool)
+    fewest = int(np.min(np.sum(mask, axis=-1)))
+    return (f"got {fewest} usable row(s) of {m} in the poorest frame (rows True in "
+            "available, with a finite variance in cov)")
+
+
 def _information(cov: ArrayLike, m: int,
                  available: ArrayLike | None) -> tuple[np.ndarray, bool]:
     """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero.
@@ -406,7 +420,8 @@ def weighted_least_squares(
         raise ValueError(
             f"the weighted normal equations A^T W^-1 A are singular in "
             f"{int(np.sum(~(cond < 1e14)))} frame(s): the available rows of A (the "
-            f"measurements) do not determine the {p} unknowns; measure more channels"
+            f"measurements) do not determine the {p} unknowns; {_usable(cov, m, available)}: "
+            "measure more channels"
         )
     gain = covariance @ at_w
     tau = np.einsum("...ij,...j->...i", gain, b)
@@ -569,7 +584,8 @@ def estimate_bias(
         solved = np.linalg.solve(normal, np.concatenate([coupling, rhs[..., None]], axis=-1))
     except np.linalg.LinAlgError:
         raise ValueError("the stacked system is singular: in some frame the available rows "
-                         "of A do not determine the torques") from None
+                         f"of A do not determine the torques; {_usable(cov, m, available)}: "
+                         "measure more channels") from None
     k_b, k_r = solved[..., :-1], solved[..., -1]
     per_s = (bt_w @ B) - np.swapaxes(coupling, -1, -2) @ k_b              # (F, nb, nb)
     per_t = np.einsum("...ij,...j->...i", bt_w, b) - np.einsum("fpi,fp->fi", coupling, k_r)
