@@ -564,8 +564,13 @@ def sympy_object(value: Any, name: str, *, matrix: bool = False) -> Any:
             warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
             if matrix or isinstance(value, (list, tuple)):
                 return sp.Matrix(value)
-            return sp.sympify(value, strict=True)
+            result = sp.sympify(value, strict=True)
     except (TypeError, ValueError, sp.SympifyError,
             sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
         raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
                         f"{str(value)[:60]!r}") from exc
+    # a dict or a set sympifies to a container, which no expression method knows
+    if not isinstance(result, (sp.Expr, sp.MatrixBase, sp.logic.boolalg.Boolean, sp.Tuple)):
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
+                        f"{str(value)[:60]!r} (a SymPy {type(result).__name__})")
+    return result
