@@ -229,7 +229,11 @@ spec("bmc.signals.residual_analysis", signals.residual_analysis, context=SIG,
            "cutoffs": Arr(["K"], unit="Hz", make=lambda ctx, kw: st.just(
                np.linspace(1.0, 40.0, ctx["K"])), frames=False),
            "order": Int(1, 3, optional=True),
-           "fit_from": Num(unit="Hz", low=5.0, high=30.0, optional=True)})
+           # valid: at most the second-highest cut-off (the line fit needs two of them; a
+           # higher fit_from is refused by name, rightly)
+           "fit_from": Obj(lambda ctx, kw: st.one_of(st.just(OMIT), st.floats(
+               5.0, min(30.0, float(np.linspace(1.0, 40.0, ctx["K"])[-2])))),
+               Num(unit="Hz", low=5.0, high=30.0).draw_hostile, types=False)})
 PAIR = frames_context(single=False, counts=(1, 3, 10), cols=st.integers(1, 3))
 spec("bmc.signals.rmse", signals.rmse, context=PAIR,
      args={"estimate": Arr(["*", "cols"]), "truth": Arr(["*", "cols"]),
