@@ -299,3 +299,20 @@ def test_player_refuses_bad_arguments(refuses, arg, bad, exc, interactive):
     from bmc.widgets import animation
 
     refuses(animation.player, {"poses": _POSES, "interactive": interactive, **bad}, exc, arg)
+
+
+@pytest.mark.parametrize("interactive", [np.array([True, False]), "False", None])
+def test_the_interactive_switch_is_checked(refuses, interactive):
+    # an array raised NumPy's ambiguous truth value; text "False" opened the widget (issue
+    # 34's long survey, round 2)
+    from bmc.widgets import animation, explorer
+
+    refuses(animation.player, {"poses": _POSES, "interactive": interactive}, TypeError,
+            "interactive")
+    fig, _ = plt.subplots()
+    try:
+        refuses(explorer, {"fig": fig, "update": lambda **kw: None,
+                           "controls": {"a": widgets.FloatSlider(value=0.5, min=0, max=1)},
+                           "interactive": interactive}, TypeError, "interactive")
+    finally:
+        plt.close(fig)
