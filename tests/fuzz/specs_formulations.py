@@ -243,7 +243,9 @@ kuo_method("ground_reaction_terms", {"phi": PHI, "phid": PHID},
 kuo_method("ground_reaction", {"phi": PHI, "phid": PHID, "phidd": PHIDD}, result=shaped("*", 3))
 spec("bmc.models.standing.simulate_sway", standing.simulate_sway,
      args={"model": Obj(st.just(OMIT), labelled(("a chain", models()["arm"]), ("text", "kuo"))),
-           "duration": Num(unit="s", low=0.3, high=1.0, positive=True, optional=True),
+           # valid: at least 16 frames at the lowest freq drawn (40 Hz); fewer are refused
+           # by name (duration * freq), rightly
+           "duration": Num(unit="s", low=0.4, high=1.0, positive=True, optional=True),
            "margin": Num(unit="s", low=0.0, high=0.3, nonneg=True, optional=True),
            "freq": Num(unit="Hz", low=40.0, high=120.0, positive=True, optional=True),
            "seed": Int(0, 2**31, optional=True),
