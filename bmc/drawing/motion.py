@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, number
 from bmc.drawing._base import Drawing, _connectivity
 from bmc.drawing._describe import _number
 from bmc.drawing._draw import _arrow, _check_axes, _fit
@@ -182,8 +182,7 @@ def strobe(
             raise ValueError("force_points is needed with forces: a point index or the "
                              "(n_frames, 2) points of application [m]")
         where = _per_frame(force_points, n_frames, pts, "force_points", "m")
-    if not np.isfinite(spread):
-        raise ValueError(f"spread [m] must be a finite number; got {spread!r}")
+    spread = number(spread, "spread", unit="m")  # text reached np.isfinite (TypeError)
     if spread:
         # each frame shifted by its position in the drawn sequence (interpolated between)
         shift = spread * np.interp(np.arange(n_frames), drawn, np.arange(len(drawn)))
