@@ -316,3 +316,16 @@ def test_the_interactive_switch_is_checked(refuses, interactive):
                            "interactive": interactive}, TypeError, "interactive")
     finally:
         plt.close(fig)
+
+
+@pytest.mark.parametrize(("func", "step"), [("noisy_running", 10**12), ("noisy_running", 172),
+                                            ("noise_explorer", 50)])
+def test_a_step_that_leaves_too_few_samples_is_refused(refuses, running, func, step):
+    # a huge step left one sample (NumPy's zero-size reduction in the explorer's figure);
+    # step 50 turned 10 kHz into 200 Hz, where the slider's 100 Hz cut-off is refused
+    # (issue 34's long survey, round 2)
+    kwargs = {"run": running, "step": step}
+    if func == "noise_explorer":
+        kwargs["interactive"] = False
+    message = refuses(getattr(gait_inverse_dynamics, func), kwargs, ValueError, "step")
+    assert f"got {step}" in message or f"got step = {step}" in message
