@@ -9,7 +9,7 @@ import numpy as np
 from harness import OMIT, spec
 from hostile import WRONG_TYPES, Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, usable
 from hypothesis import strategies as st
-from specs_models import Q, model_context, models
+from specs_models import STATE_ALIASES, Q, model_context, models
 
 from bmc import checks, drawing, plotting, widgets
 from bmc.checks import _core as core
@@ -380,7 +380,8 @@ spec("bmc.drawing.sketch.model_sketch", drawing.model_sketch,
            "q": Q,
            "angles": Choice(["joint", "segment", None], optional=True),
            "values": Flag(), "gravity": Flag(), "numbers": Flag(), "ax": AX},
-     examples=4)
+     # a model names its coordinates (FourSegmentModel: phi), as its check_state says
+     aliases=STATE_ALIASES, examples=4)
 POSES = st.fixed_dictionaries({"lead": st.sampled_from([(2,), (6,), (15,)]),
                                "points": st.integers(2, 4)})
 
