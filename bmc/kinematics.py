@@ -72,7 +72,10 @@ def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarra
             f"lengths [m] must be a 1-D sequence of one or more positive link lengths; got "
             f"{lengths.tolist()}"
         )
-    q = as_array(q, "q", unit="rad", last=lengths.size)
+    q = as_array(q, "q", unit="rad")
+    if q.shape[-1:] != (lengths.size,):  # the pair is at fault: name both
+        raise ValueError(f"q [rad] must have one angle per link of lengths ({lengths.size}), "
+                         f"shape ({lengths.size},) or (N, {lengths.size}); got shape {q.shape}")
     return lengths, q
 
 

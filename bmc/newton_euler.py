@@ -684,7 +684,7 @@ def joint_loads3d(
         raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
     mass = as_array(mass, "mass", unit="kg", ndim=1)
     n = mass.size
-    if np.any(mass <= 0):
+    if mass.size == 0 or np.any(mass <= 0):
         raise ValueError(f"mass [kg] must hold one positive mass per segment; got {mass}")
     inertia = inertia_tensors(
         as_array(inertia, "inertia", unit="kg m^2", last=(n, 3, 3), ndim=3), "inertia")
@@ -699,8 +699,8 @@ def joint_loads3d(
           else as_array(free_moment, "free_moment", unit="N m", last=3, ndim=(1, 2)))
     # the frames checked here, by the names the caller gave (invdyn3d would name the
     # external load by its own names, rd and Fd)
-    frames(*[(name, value, 2) for name, value in seg.items()], ("R", R, 3),
-           ("f_ext", Fd, 1), ("p_ext", rd, 1), ("free_moment", Md, 1))
+    lead = frames(*[(name, value, 2) for name, value in seg.items()], ("R", R, 3),
+                  ("f_ext", Fd, 1), ("p_ext", rd, 1), ("free_moment", Md, 1))
     forces, moments = [], []
     for i in range(n):                        # a loop over segments, never over frames
         Fp, Mp = invdyn3d(seg["rcm"][..., i, :], rd, seg["rp"][..., i, :],
@@ -711,4 +711,6 @@ def joint_loads3d(
         moments.append(Mp if frame == "global"
                        else np.einsum("...ji,...j->...i", R[..., i, :, :], Mp))
         Fd, Md, rd = -Fp, -Mp, seg["rp"][..., i, :]
-    return np.stack(forces, axis=-2), np.stack(moments, axis=-2)
+    # both with the common frames (the first segment's force can have fewer than its moment)
+    return (np.broadcast_to(np.stack(forces, axis=-2), lead + (n, 3)).copy(),
+            np.broadcast_to(np.stack(moments, axis=-2), lead + (n, 3)).copy())

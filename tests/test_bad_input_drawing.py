@@ -75,6 +75,7 @@ CASES = [
     case(dr.model_sketch, TypeError, "gravity", gravity=None),
     case(dr.model_sketch, TypeError, "numbers", numbers="yes"),
     case(dr.strobe, TypeError, "spread", spread="0.2"),
+    case(dr.strobe, ValueError, "poses", times=np.arange(6.0)),  # 10 poses, 6 times
 ]
 
 

@@ -51,6 +51,8 @@ CASES = [
     case(kin.forward_kinematics, TypeError, "joints", joints="False"),
     case(kin.minimum_jerk, ValueError, "x0", x0=np.array([])),
     case(kin.minimum_jerk, ValueError, "xf", xf=[]),
+    # q and lengths disagree: both are named (the message named q alone)
+    case(kin.forward_kinematics, ValueError, "lengths", q=np.zeros((2, 3))),
     case(kin.jacobian, TypeError, "q", q=None),
     case(kin.inverse_kinematics_2link, TypeError, "l1", l1="0.3"),
     case(kin.inverse_kinematics_2link, TypeError, "p", p=[0.3, 0.2j]),

@@ -56,6 +56,7 @@ CASES = [
     case(ne.invdyn2d, ValueError, "alpha", alpha=np.zeros((5, 1))),
     case(ne.joint_loads3d, ValueError, "p_ext", p_ext=np.zeros((4, 3)),
          **{k: np.zeros((3, 2, 3)) for k in ("rcm", "rp", "acm", "omega", "omegadot")}),
+    case(ne.joint_loads3d, ValueError, "mass", mass=[]),  # named inertia's shape (0, 3, 3)
     case(ne.joint_loads3d, ValueError, "f_ext", f_ext=np.zeros((4, 3)),
          R=np.tile(EYE, (3, 2, 1, 1)),
          **{k: np.zeros((3, 2, 3)) for k in ("rcm", "rp", "acm", "omega", "omegadot")}),
@@ -113,3 +114,11 @@ def test_a_sampling_rate_refused_says_what_arrived(refuses, freq, time):
     message = refuses(ne.lower_limb, {**VALID[ne.lower_limb], "freq": freq, "time": time},
                       ValueError, "freq")
     assert f"got {freq:g} Hz" in message
+
+
+def test_joint_loads3d_results_share_the_frames():
+    # zero frames of rp with one frame of the rest: the forces had one frame and the
+    # moments none (issue 34's long survey, round 2, at 100 examples)
+    kwargs = {**VALID[ne.joint_loads3d], "rp": np.zeros((0, 2, 3))}
+    forces, moments = ne.joint_loads3d(**kwargs)
+    assert forces.shape == moments.shape == (0, 2, 3)

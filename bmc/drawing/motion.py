@@ -28,8 +28,8 @@ def _times(times: ArrayLike | None, n_frames: int) -> np.ndarray | None:
         return None
     times = as_array(times, "times", unit="s", ndim=1)
     if times.size != n_frames:
-        raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
-                         f"{times.size}: pass the time of each posture")
+        raise ValueError(f"times [s] must have one value per frame of poses ({n_frames}); "
+                         f"got {times.size}: pass the time of each posture")
     return times
 
 def _poses(poses: ArrayLike) -> np.ndarray:
