@@ -359,7 +359,14 @@ def _information(cov: ArrayLike, m: int,
     if np.any(~np.isfinite(cov) & both):
         raise ValueError("cov has non-finite off-diagonal entries between used channels")
     kept = np.where(both, cov, np.eye(m))
-    return np.linalg.inv(kept) * both, False
+    try:
+        return np.linalg.inv(kept) * both, False
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"cov of shape {cov.shape} is read as covariance matrices (..., {m}, {m}), and one "
+            f"is singular; got a matrix with determinant 0: give positive definite "
+            f"covariances, or variances of shape (F, {m}) for F != {m} frames (F = {m} reads "
+            "as matrices)") from None
 
 
 def weighted_least_squares(
@@ -406,6 +413,7 @@ def weighted_least_squares(
     m, p = A.shape[-2:]
     b = as_array(b, "b", last=m)
     info = _information(cov, m, available)
+    frames(("A", A, 2), ("b", b, 1), ("cov", info[0], 1 if info[1] else 2))
     at_w = _weigh(np.swapaxes(A, -1, -2), info)
     normal = at_w @ A
     try:
@@ -569,6 +577,7 @@ def estimate_bias(
         labels, index = np.unique(g, return_inverse=True)
         n_g = labels.size
     info = _information(cov, m, available)
+    frames(("A", A, 2), ("b", b, 1), ("cov", info[0], 1 if info[1] else 2))
 
     # Block elimination of the normal equations (the stacked matrix is arrow-shaped: one
     # p x p block per frame, the bias columns shared). Per frame, with W = info:

@@ -39,6 +39,11 @@ CASES = [
     # (no usable row); phidd of other frames than phi was NumPy's broadcast error
     case(ls.weighted_least_squares, ValueError, "available", available=[False] * 6),
     case(ls.estimate_bias, ValueError, "available", available=[False] * 6),
+    # frames of A, b and cov that disagree were NumPy's broadcast error; a singular
+    # covariance matrix was LinAlgError (found at 100 examples)
+    case(ls.weighted_least_squares, ValueError, "b", b=np.ones((4, 6))),
+    case(ls.estimate_bias, ValueError, "cov", cov=np.ones((2, 6))),
+    case(ls.weighted_least_squares, ValueError, "cov", A=A[:, :, :1], cov=np.ones((6, 6))),
     case(ls.least_squares, ValueError, "phidd", phi=Z[0], phid=Z[0], grf=Z[:3],
          phidd=np.zeros((2, 3))),
     # wrong types
