@@ -4,7 +4,8 @@ Each check raises ``ValueError`` or ``TypeError`` with a message that names the 
 says what was expected (shape, unit), what arrived and what to do, so that a student can fix
 the call without reading the source. The checks are grouped by what they guard:
 
-- types: :func:`as_array`, :func:`number`, :func:`positive`, :func:`integer` refuse text,
+- types: :func:`as_array`, :func:`number`, :func:`positive`, :func:`integer`,
+  :func:`flag` refuse text,
   booleans, complex numbers, ``None`` and other objects (NumPy would silently turn ``"90"``
   into 90.0 and ``True`` into 1.0, and drop an imaginary part);
 - shapes and frames: :func:`as_array` (``last``, ``ndim``), :func:`frames`;
@@ -257,6 +258,17 @@ def integer(value: int, name: str, *, minimum: int | None = None,
     return result
 
 
+def flag(value: bool, name: str) -> bool:
+    """Return a switch after checking it is True or False (``"False"`` or ``[True]`` is not).
+
+    Python would take any object as a truth value: the text ``"False"`` counts as True,
+    and an array of several values raises NumPy's "truth value is ambiguous" deep inside.
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False; got {_describe(value)}")
+    return bool(value)
+
+
 def in_range(value: ArrayLike, name: str, *, unit: str = "", low: float = -np.inf,
              high: float = np.inf, why: str = "") -> np.ndarray:
     """Check that every value lies in ``[low, high]`` (already a float array); return it."""
@@ -350,8 +362,8 @@ def rotation_matrices(R: ArrayLike, name: str, *, atol: float = 1e-6,
                 "its columns must be unit vectors at right angles (orthonormalise the marker "
                 "axes, e.g. by Gram-Schmidt or an SVD)")
         raise ValueError(
-            f"{name} must hold rotation matrices (R R^T = I, det R = +1); the largest "
-            f"|R R^T - I| entry is {float(dev[i]):.3g}{frame}: {hint}"
+            f"{name} must hold rotation matrices (R R^T = I, det R = +1); got a largest "
+            f"|R R^T - I| entry of {float(dev[i]):.3g}{frame}: {hint}"
         )
     if np.any(det < 0):
         where = tuple(int(k) for k in np.argwhere(det < 0)[0]) if det.ndim else ()
@@ -552,8 +564,13 @@ def sympy_object(value: Any, name: str, *, matrix: bool = False) -> Any:
             warnings.simplefilter("error", sp.utilities.exceptions.SymPyDeprecationWarning)
             if matrix or isinstance(value, (list, tuple)):
                 return sp.Matrix(value)
-            return sp.sympify(value, strict=True)
+            result = sp.sympify(value, strict=True)
     except (TypeError, ValueError, sp.SympifyError,
             sp.utilities.exceptions.SymPyDeprecationWarning) as exc:
         raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
                         f"{str(value)[:60]!r}") from exc
+    # a dict or a set sympifies to a container, which no expression method knows
+    if not isinstance(result, (sp.Expr, sp.MatrixBase, sp.logic.boolalg.Boolean, sp.Tuple)):
+        raise TypeError(f"{name} must be {what}; got {type(value).__name__} "
+                        f"{str(value)[:60]!r} (a SymPy {type(result).__name__})")
+    return result

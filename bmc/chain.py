@@ -334,7 +334,10 @@ class PlanarChain(PlanarModel):
             Power of the endpoint force, ``qd . J^T F`` [W] (0 without ``F``).
         """
         try:
-            return self._frame_accelerations(q, qd, tau, F)
+            # NaN or inf in an input: no NumPy warning on the way, the result's check below
+            # names the input at fault (errstate costs about 1 us, the call about 50 us)
+            with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+                return self._frame_accelerations(q, qd, tau, F)
         except (TypeError, ValueError, ArithmeticError):
             # the checks skipped on the hot path, paid only when it fails: name the input
             for name, value, unit in (("q", q, "rad"), ("qd", qd, "rad/s"), ("tau", tau, "N m"),

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 from bmc._kernels import cross, lever_jacobian, points_on_segments
 from bmc._kernels import perp as rotate90
 from bmc._planar import topology
-from bmc._validation import as_array, frames, positive
+from bmc._validation import as_array, flag, frames, positive
 
 __all__ = [
     "FORWARD_REACH",
@@ -72,7 +72,10 @@ def _chain_args(lengths: ArrayLike, q: ArrayLike) -> tuple[np.ndarray, np.ndarra
             f"lengths [m] must be a 1-D sequence of one or more positive link lengths; got "
             f"{lengths.tolist()}"
         )
-    q = as_array(q, "q", unit="rad", last=lengths.size)
+    q = as_array(q, "q", unit="rad")
+    if q.shape[-1:] != (lengths.size,):  # the pair is at fault: name both
+        raise ValueError(f"q [rad] must have one angle per link of lengths ({lengths.size}), "
+                         f"shape ({lengths.size},) or (N, {lengths.size}); got shape {q.shape}")
     return lengths, q
 
 
@@ -100,6 +103,7 @@ def forward_kinematics(lengths: ArrayLike, q: ArrayLike, *, joints: bool = False
     [0.4 0.3]
     """
     lengths, q = _chain_args(lengths, q)
+    joints = flag(joints, "joints")
     n = lengths.size
     # the chain's levers, as every planar model's: its joints, then (as the centre of mass
     # of a link whose mass sat at its end) the endpoint
@@ -317,6 +321,10 @@ def minimum_jerk(
     """
     x0 = as_array(x0, "x0")
     xf = as_array(xf, "xf")
+    for name, x in (("x0", x0), ("xf", xf)):
+        if x.size == 0:  # broadcast, it would empty the other: a movement of nothing
+            raise ValueError(f"{name} must hold at least one position (a number, or one per "
+                             f"coordinate); got an empty array of shape {x.shape}")
     try:
         span = np.broadcast_arrays(x0, xf)
     except ValueError:

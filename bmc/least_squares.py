@@ -118,7 +118,8 @@ def _inputs(model: Any, phi: ArrayLike, phid: ArrayLike, phidd: ArrayLike,
             grf: ArrayLike) -> tuple[np.ndarray, ...]:
     q, qd, qdd = _model(model).check_state(q=phi, qd=phid, qdd=phidd)
     load = as_array(grf, "grf", unit="N m, N, N", last=3)
-    lead = frames(("phi", q, 1), ("grf", load, 1), equal=True)
+    lead = frames(("phi", q, 1), ("phid", qd, 1), ("phidd", qdd, 1), ("grf", load, 1),
+                  equal=True)
     # one frame of either goes with the N frames of the other
     q, qd, qdd = (np.broadcast_to(x, lead + x.shape[-1:]) for x in (q, qd, qdd))
     return q, qd, qdd, np.broadcast_to(load, lead + (3,))
@@ -322,6 +323,19 @@ def _weigh(x: np.ndarray, info: tuple[np.ndarray, bool]) -> np.ndarray:
     return x * weights[..., None, :] if diagonal else x @ weights
 
 
+def _usable(cov: ArrayLike, m: int, available: ArrayLike | None) -> str:
+    """Say what arrived for a singular system: the fewest usable rows of a frame."""
+    cov = np.asarray(cov, dtype=float)
+    var = np.diagonal(cov, axis1=-2, axis2=-1) if cov.ndim >= 2 and cov.shape[-2:] == (m, m) \
+        else cov
+    mask = np.isfinite(var)
+    if available is not None:
+        mask = mask & np.asarray(available, dtype=bool)
+    fewest = int(np.min(np.sum(mask, axis=-1)))
+    return (f"got {fewest} usable row(s) of {m} in the poorest frame (rows True in "
+            "available, with a finite variance in cov)")
+
+
 def _information(cov: ArrayLike, m: int,
                  available: ArrayLike | None) -> tuple[np.ndarray, bool]:
     """Inverse covariance ``W^-1`` with unavailable or infinite-variance rows set to zero.
@@ -358,7 +372,14 @@ def _information(cov: ArrayLike, m: int,
     if np.any(~np.isfinite(cov) & both):
         raise ValueError("cov has non-finite off-diagonal entries between used channels")
     kept = np.where(both, cov, np.eye(m))
-    return np.linalg.inv(kept) * both, False
+    try:
+        return np.linalg.inv(kept) * both, False
+    except np.linalg.LinAlgError:
+        raise ValueError(
+            f"cov of shape {cov.shape} is read as covariance matrices (..., {m}, {m}), and one "
+            f"is singular; got a matrix with determinant 0: give positive definite "
+            f"covariances, or variances of shape (F, {m}) for F != {m} frames (F = {m} reads "
+            "as matrices)") from None
 
 
 def weighted_least_squares(
@@ -405,6 +426,7 @@ def weighted_least_squares(
     m, p = A.shape[-2:]
     b = as_array(b, "b", last=m)
     info = _information(cov, m, available)
+    frames(("A", A, 2), ("b", b, 1), ("cov", info[0], 1 if info[1] else 2))
     at_w = _weigh(np.swapaxes(A, -1, -2), info)
     normal = at_w @ A
     try:
@@ -419,7 +441,8 @@ def weighted_least_squares(
         raise ValueError(
             f"the weighted normal equations A^T W^-1 A are singular in "
             f"{int(np.sum(~(cond < 1e14)))} frame(s): the available rows of A (the "
-            f"measurements) do not determine the {p} unknowns; measure more channels"
+            f"measurements) do not determine the {p} unknowns; {_usable(cov, m, available)}: "
+            "measure more channels"
         )
     gain = covariance @ at_w
     tau = np.einsum("...ij,...j->...i", gain, b)
@@ -567,6 +590,7 @@ def estimate_bias(
         labels, index = np.unique(g, return_inverse=True)
         n_g = labels.size
     info = _information(cov, m, available)
+    frames(("A", A, 2), ("b", b, 1), ("cov", info[0], 1 if info[1] else 2))
 
     # Block elimination of the normal equations (the stacked matrix is arrow-shaped: one
     # p x p block per frame, the bias columns shared). Per frame, with W = info:
@@ -582,7 +606,8 @@ def estimate_bias(
         solved = np.linalg.solve(normal, np.concatenate([coupling, rhs[..., None]], axis=-1))
     except np.linalg.LinAlgError:
         raise ValueError("the stacked system is singular: in some frame the available rows "
-                         "of A do not determine the torques") from None
+                         f"of A do not determine the torques; {_usable(cov, m, available)}: "
+                         "measure more channels") from None
     k_b, k_r = solved[..., :-1], solved[..., -1]
     per_s = (bt_w @ B) - np.swapaxes(coupling, -1, -2) @ k_b              # (F, nb, nb)
     per_t = np.einsum("...ij,...j->...i", bt_w, b) - np.einsum("fpi,fp->fi", coupling, k_r)

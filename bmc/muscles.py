@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, in_range, number, plausible, positive
+from bmc._validation import as_array, frames, in_range, number, plausible, positive
 from bmc.kinematics import forward_kinematics, perp
 
 __all__ = ["BRACHIALIS", "BRACHIALIS_PATH", "HillMuscle", "MuscleSimulation", "activation_rate",
@@ -282,6 +282,9 @@ def contact_force(net_force: ArrayLike, net_moment: ArrayLike, moment_arm: Array
     tau = as_array(net_moment, "net_moment", unit="N m")
     r = as_array(moment_arm, "moment_arm", unit="m")
     e = as_array(direction, "direction", unit="1 (unit vector)", last=2)
+    # one frame goes with N; each result has the common frames (not some one, some N)
+    lead = frames(("net_force", lam, 1), ("net_moment", tau, 0), ("moment_arm", r, 0),
+                  ("direction", e, 1))
     if np.any(r == 0):
         raise ValueError("moment_arm [m] must be nonzero: a muscle through the joint centre "
                          "cannot carry a moment; got 0")
@@ -289,7 +292,7 @@ def contact_force(net_force: ArrayLike, net_moment: ArrayLike, moment_arm: Array
     if np.any(np.abs(norm - 1.0) > 1e-6):
         raise ValueError("direction must be a unit vector (dimensionless); got lengths "
                          f"from {norm.min():.3g} to {norm.max():.3g}: divide by its norm")
-    tension = np.maximum(-tau / r, 0.0)
+    tension = np.broadcast_to(np.maximum(-tau / r, 0.0), lead).copy()
     contact = lam + tension[..., None] * e
     return tension, contact, tau + r * tension
 

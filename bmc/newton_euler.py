@@ -149,11 +149,12 @@ def invdyn2d(
         "acm": as_array(acm, "acm", unit="m/s^2", last=2),
         "Fd": as_array(Fd, "Fd", unit="N", last=2),
     }
+    # one number per frame: a column (N, 1) broadcast against (N, 2) into (N, N, 2)
     sca = {
-        "alpha": as_array(alpha, "alpha", unit="rad/s^2"),
-        "mass": as_array(mass, "mass", unit="kg"),
-        "Icm": as_array(Icm, "Icm", unit="kg m^2"),
-        "Md": as_array(Md, "Md", unit="N m"),
+        "alpha": as_array(alpha, "alpha", unit="rad/s^2", ndim=(0, 1)),
+        "mass": as_array(mass, "mass", unit="kg", ndim=(0, 1)),
+        "Icm": as_array(Icm, "Icm", unit="kg m^2", ndim=(0, 1)),
+        "Md": as_array(Md, "Md", unit="N m", ndim=(0, 1)),
     }
     for name in ("mass", "Icm"):
         if np.any(sca[name] < 0):
@@ -315,17 +316,19 @@ def _check_rate(freq: float, markers: np.ndarray, time: ArrayLike | None) -> flo
             )
         step = np.diff(t)
         if np.any(step <= 0):
-            raise ValueError("time [s] must be strictly increasing")
+            k = int(np.argmax(step <= 0))
+            raise ValueError("time [s] must be strictly increasing; got "
+                             f"{t[k]:g} s then {t[k + 1]:g} s at frames {k} and {k + 1}")
         measured = 1.0 / np.median(step)
         if abs(measured - fs) > 1e-3 * fs or np.ptp(step) > 1e-3 * np.median(step):
             raise ValueError(
-                f"freq [Hz] = {fs:g} does not match the time vector, which is sampled at "
-                f"{measured:.6g} Hz (uniformly within 0.1 % is required)"
+                f"freq [Hz] must match the time vector, which is sampled at {measured:.6g} "
+                f"Hz (uniformly within 0.1 % is required); got {fs:g} Hz"
             )
     if fs < _MIN_FREQ:
         raise ValueError(
-            f"freq [Hz] = {fs:g} is implausibly low for motion capture (at least "
-            f"{_MIN_FREQ:g} Hz); pass the sampling frequency in Hz, not kHz or a time step"
+            f"freq [Hz] must be at least {_MIN_FREQ:g} Hz for motion capture; got {fs:g} Hz, "
+            "implausibly low: pass the sampling frequency in Hz, not kHz or a time step"
         )
     # Mean speed over 20 ms windows: robust to marker noise at high sampling rates.
     lag = int(min(n - 1, max(1, round(fs * _SPEED_WINDOW))))
@@ -683,7 +686,7 @@ def joint_loads3d(
         raise ValueError(f"frame must be 'segment' or 'global'; got {frame!r}")
     mass = as_array(mass, "mass", unit="kg", ndim=1)
     n = mass.size
-    if np.any(mass <= 0):
+    if mass.size == 0 or np.any(mass <= 0):
         raise ValueError(f"mass [kg] must hold one positive mass per segment; got {mass}")
     inertia = inertia_tensors(
         as_array(inertia, "inertia", unit="kg m^2", last=(n, 3, 3), ndim=3), "inertia")
@@ -696,6 +699,10 @@ def joint_loads3d(
     rd = as_array(p_ext, "p_ext", unit="m", last=3, ndim=(1, 2))
     Md = (np.zeros(3) if free_moment is None
           else as_array(free_moment, "free_moment", unit="N m", last=3, ndim=(1, 2)))
+    # the frames checked here, by the names the caller gave (invdyn3d would name the
+    # external load by its own names, rd and Fd)
+    lead = frames(*[(name, value, 2) for name, value in seg.items()], ("R", R, 3),
+                  ("f_ext", Fd, 1), ("p_ext", rd, 1), ("free_moment", Md, 1))
     forces, moments = [], []
     for i in range(n):                        # a loop over segments, never over frames
         Fp, Mp = invdyn3d(seg["rcm"][..., i, :], rd, seg["rp"][..., i, :],
@@ -706,4 +713,6 @@ def joint_loads3d(
         moments.append(Mp if frame == "global"
                        else np.einsum("...ji,...j->...i", R[..., i, :, :], Mp))
         Fd, Md, rd = -Fp, -Mp, seg["rp"][..., i, :]
-    return np.stack(forces, axis=-2), np.stack(moments, axis=-2)
+    # both with the common frames (the first segment's force can have fewer than its moment)
+    return (np.broadcast_to(np.stack(forces, axis=-2), lead + (n, 3)).copy(),
+            np.broadcast_to(np.stack(moments, axis=-2), lead + (n, 3)).copy())

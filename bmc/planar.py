@@ -675,9 +675,13 @@ class PlanarModel:
 
         The load the environment exerts on the model at its base point (moment about it
         [N m], force [N]) when nothing else acts on it, from the balances of linear and
-        angular momentum: Kuo's force plate under a fixed base.
+        angular momentum: Kuo's force plate under a fixed base. ``C`` depends on ``q``
+        alone; it is given the frames of ``d`` (one ``q`` with N ``qd``: N of each).
         """
-        return self.kernel.base_reaction_terms(*self.check_state(q=q, qd=qd))
+        c, d = self.kernel.base_reaction_terms(*self.check_state(q=q, qd=qd))
+        lead = np.broadcast_shapes(c.shape[:-2], d.shape[:-1])
+        return (np.broadcast_to(c, lead + c.shape[-2:]).copy(),
+                np.broadcast_to(d, lead + d.shape[-1:]).copy())
 
     @final
     def base_reaction(self, q: ArrayLike, qd: ArrayLike, qdd: ArrayLike) -> np.ndarray:

@@ -302,8 +302,9 @@ def reactions_newton_euler(model: PlanarModel, q: ArrayLike, qd: ArrayLike, qdd:
     levers = np.vstack([model.kernel.lever_row(path[0], d), model.lever[path]])
     forces, moments = model.kernel.path_loads(q, qd, qdd, path, levers, force, moment)
     lam = -forces[..., ::-1, :]  # force of each (distal) segment on its parent
-    # the moments on each segment at its proximal joint: torques on the child
-    return (lam.reshape(lam.shape[:-2] + (-1,)),
+    # the moments on each segment at its proximal joint: torques on the child; the width
+    # spelled out: -1 is ambiguous for zero frames (an empty record)
+    return (lam.reshape(lam.shape[:-2] + (2 * lam.shape[-2],)),
             moments[..., ::-1] * model.kernel.torque_sign)
 
 

@@ -300,6 +300,7 @@ def angular_acceleration(R: ArrayLike, dt: float, *, frame: str = "segment") -> 
     numpy.ndarray, shape (N, 3)
         Angular acceleration [rad/s^2].
     """
+    dt = positive(dt, "dt", unit="s")  # a float: np.gradient reads an array as times
     omega = angular_velocity(R, dt, frame=frame)
     return np.gradient(omega, dt, axis=0, edge_order=2)
 

@@ -38,6 +38,7 @@ from sympy.printing.latex import LatexPrinter
 from sympy.simplify.fu import TR8
 
 from bmc import constants
+from bmc._validation import flag
 from bmc._validation import sympy_object as _sympy
 
 __all__ = [
@@ -163,6 +164,7 @@ def tidy(expr: sp.Expr | sp.Matrix, q: Sequence, *, factor: bool = False):
     sympy.Expr or sympy.Matrix
         The same quantity, simplified.
     """
+    factor = flag(factor, "factor")
     if isinstance(q, (str, bytes)) or not hasattr(q, "__iter__"):
         raise TypeError(f"q must be a sequence of the coordinates q(t) (sympy functions of t); "
                         f"got {type(q).__name__}")
@@ -390,6 +392,7 @@ def newton_euler_equations(
     Matrix([[I + d**2*m]])
     """
     n = _check_n(n, "newton_euler_equations")
+    simplify = flag(simplify, "simplify")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, _ = _coordinates(n, coordinates)
     # Derive in plain symbols (fast), convert to functions of t at the end (for display).
@@ -457,6 +460,7 @@ def lagrange_equations(
     from sympy.physics import mechanics as me  # slow to import: only when needed
 
     n = _check_n(n, "lagrange_equations")
+    simplify = flag(simplify, "simplify")
     lengths, com, masses, inertias, g, force = _symbols(n)
     q, phi = _coordinates(n, coordinates)
     frame_n = me.ReferenceFrame("N")
@@ -572,6 +576,7 @@ def decompose(
         Shapes (n, n), (n, 1), (n, 1), (n, 1).
     """
     tau = _sympy(tau, "tau", matrix=True)
+    simplify = flag(simplify, "simplify")
     if not isinstance(g, sp.Symbol):
         raise TypeError(f"g must be the sympy Symbol of gravity in tau; got {type(g).__name__} "
                         f"{g!r}")

@@ -18,6 +18,8 @@ VALID = {
     ARM.with_point_mass: {"mass": 1.0},
     PlanarChain.from_segments: {"segments": [{"length": 0.3, "com": 0.13, "mass": 2.0,
                                               "inertia": 0.02}]},
+    ARM.frame_accelerations: {"q": np.array(Q), "qd": np.array(Q), "tau": np.array(Q),
+                              "F": np.array([1.0, 2.0])},
 }
 
 
@@ -47,6 +49,12 @@ CASES = [
     case(PlanarChain, ValueError, "inertias", inertias=[-0.02]),
     case(ARM.energy, ValueError, "qd", qd=[np.inf, 0.0]),
     case(ARM.with_point_mass, ValueError, "mass", mass=-1.0),
+    # the integrators' unchecked hot path: a non-finite input is named without a NumPy
+    # RuntimeWarning on the way (warnings are errors here; issue 34's long survey)
+    case(ARM.frame_accelerations, ValueError, "qd", qd=np.array([-np.inf, 0.0])),
+    case(ARM.frame_accelerations, ValueError, "q", q=np.array([0.3, np.inf])),
+    case(ARM.frame_accelerations, ValueError, "F", F=np.array([np.nan, 0.0])),
+    case(ARM.frame_accelerations, TypeError, "tau", tau=np.array(["1", "2"])),
     # physics and units: COM outside its link; masses in g, lengths in cm were accepted
     case(PlanarChain, ValueError, "com", com=[0.5]),
     case(PlanarChain, ValueError, "com", com=[-0.1]),
@@ -83,3 +91,16 @@ def test_valid_input_gives_finite_output(rng):
         assert np.all(np.isfinite(tau))
         assert np.all(np.isfinite(chain.forward_dynamics(q, qd, tau)))
         assert np.all(np.isfinite(chain.energy(q, qd)))
+
+
+def test_base_reaction_terms_share_the_frames_of_q_and_qd():
+    # one posture with 4 velocities: C (from q alone) had one frame and d four (issue 34's
+    # long survey, round 2: mixed frames); both have 4 now, and each frame is the one-frame
+    # result
+    qd = np.array([[0.1, 0.2], [0.3, -0.1], [0.0, 0.0], [1.0, 2.0]])
+    c, d = ARM.base_reaction_terms(Q, qd)
+    assert c.shape == (4, 3, 2) and d.shape == (4, 3)
+    for i in range(4):
+        c1, d1 = ARM.base_reaction_terms(Q, qd[i])
+        np.testing.assert_allclose(c[i], c1, rtol=0, atol=1e-12)  # the same arithmetic
+        np.testing.assert_allclose(d[i], d1, rtol=0, atol=1e-12)

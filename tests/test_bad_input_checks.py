@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bmc.checks import IncorrectAnswer, check_form, check_function, check_sign, check_value
+from bmc.checks import (
+    IncorrectAnswer,
+    check_form,
+    check_function,
+    check_set,
+    check_sign,
+    check_value,
+)
 
 # The right value is 2.0 (or [1, 2]): every bad answer below has that real part.
 NOT_REAL = [
@@ -101,3 +108,55 @@ def test_numeric_sympy_expressions_still_count_as_signs():
     sympy = pytest.importorskip("sympy")
     assert check_sign("s", sympy.sqrt(2), 1.0)
     assert check_sign("s", -sympy.pi, -3.0)
+
+
+# The author's slips, named as the author's (issue 34's long survey, round 2): a NaN or a
+# list tolerance warned inside numpy.isclose and then judged every answer wrong, or raised
+# a bare TypeError; a negative or huge ``shape`` raised NumPy's own error (or allocated
+# exabytes); an empty ``allowed`` judged every answer wrong. None of them blames the student.
+AUTHOR_SLIPS = [
+    ("check_value rtol NaN", check_value,
+     {"name": "x", "answer": 2.0, "expected": 2.0, "rtol": float("nan")}, ValueError, "rtol"),
+    ("check_value atol negative", check_value,
+     {"name": "x", "answer": 2.0, "expected": 2.0, "atol": -1.0}, ValueError, "atol"),
+    ("check_function rtol NaN", check_function,
+     {"name": "f", "func": lambda x: 2 * x, "cases": [(1.0,)], "expected": [2.0],
+      "rtol": float("nan")}, ValueError, "rtol"),
+    ("check_sign atol NaN", check_sign,
+     {"name": "s", "answer": -1, "expected": 0.0, "atol": float("nan")}, ValueError, "atol"),
+    ("check_sign atol pair", check_sign,
+     {"name": "s", "answer": 0, "expected": -7.0, "atol": [0.0, 0.0]}, ValueError, "atol"),
+    ("check_form shape negative", check_form,
+     {"name": "lam", "answer": np.array([1.0, 2.0]), "shape": (-1,)}, ValueError, "shape"),
+    ("check_form shape huge", check_form,
+     {"name": "T", "answer": 1.0, "shape": (10**9, 10**9)}, ValueError, "shape"),
+    ("check_form shape dict", check_form,
+     {"name": "x", "answer": 1.0, "shape": {"value": 1.0}}, TypeError, "shape"),
+    ("check_form shape text", check_form,
+     {"name": "x", "answer": 1.0, "shape": "2"}, TypeError, "shape"),
+    ("check_set allowed empty", check_set,
+     {"name": "z", "answer": {"C1"}, "expected": set(), "allowed": []}, ValueError, "allowed"),
+]
+
+
+@pytest.mark.parametrize(("label", "func", "kwargs", "exc", "arg"), AUTHOR_SLIPS,
+                         ids=[c[0] for c in AUTHOR_SLIPS])
+def test_an_authors_slip_is_named_not_blamed_on_the_student(refuses, label, func, kwargs, exc,
+                                                             arg):
+    message = refuses(func, kwargs, exc, arg)
+    assert "got" in message  # what arrived
+
+
+def test_a_valid_shape_and_zero_tolerances_still_pass():
+    assert check_form("v", np.zeros((2, 3)), shape=(2, 3))
+    assert check_form("v", [[1.0], [2.0]], shape=[2])  # a column for a vector, a list shape
+    assert check_value("v", 2.0, 2.0, rtol=0.0, atol=0.0)
+    assert check_sign("s", 0, 0.0, atol=0.0)
+    assert check_set("z", [0.1], {0.1}, allowed=[0.1, "0.2", None])
+
+
+def test_every_expected_output_is_checked_before_the_student_is_judged(refuses):
+    # the first case judged the student wrong (2.0 is not 0.1) before the second expected
+    # output, text, was ever looked at
+    refuses(check_function, {"name": "f", "func": lambda x: 2 * x, "cases": [(1.0,), (2.0,)],
+                             "expected": [0.1, "0.2"]}, TypeError, "expected[1]")

@@ -15,6 +15,7 @@ VALID = {
     PEND.rhs: {"t": 0.0, "y": [0.1, 0.0, 0.0, 0.0]},
     PEND.mass_matrix: {"theta": [0.1, 0.0]},
     PEND.energy: {"theta": [0.1, 0.0], "omega": [0.0, 0.0]},
+    PEND.accelerations: {"theta": np.zeros((4, 2)), "omega": np.zeros((4, 2))},
 }
 
 
@@ -56,6 +57,18 @@ CASES = [
     # an unstable step returned 1e252 or "math domain error" without a word
     case(euler_double_pendulum, FloatingPointError, "dt", y0=[1.0, 2.0, 0.0, 0.0], dt=0.2,
          t_end=100.0),
+    # solve_ivp's fast path (float arrays, unchecked) returned NaN and inf rates for a
+    # non-finite Q or y; a Q of the wrong width or frames raised NumPy's broadcast error
+    case(PEND.rhs, ValueError, "Q", y=np.array([0.1, 0.0, 0.0, 0.0]), Q=np.array([0.0, np.nan])),
+    case(PEND.rhs, ValueError, "Q", y=np.array([0.1, 0.0, 0.0, 0.0]), Q=np.array([np.inf, 0.0])),
+    case(PEND.rhs, ValueError, "y", y=np.array([np.nan, 0.0, 0.0, 0.0])),
+    case(PEND.rhs, ValueError, "y", y=np.array([np.inf, 0.0, 0.0, 0.0])),
+    case(PEND.accelerations, ValueError, "Q", Q=np.ones((1, 3))),
+    case(PEND.accelerations, ValueError, "Q", Q=np.ones((5, 2))),
+    # a start spinning at 977 rad/s (rad/s typed as mrad/s?) makes a 8 ms step unstable:
+    # the refusal names y0 and its speed too (it named dt alone)
+    case(euler_double_pendulum, FloatingPointError, "y0", y0=[1e-4, 0.0, -976.6, 792.7],
+         dt=0.00797, t_end=0.2187),
 ]
 
 

@@ -67,6 +67,15 @@ CASES = [
     case(dr.model_sketch, ValueError, "angles", angles="x"),
     case(dr.model_sketch, ValueError, "q", q=[0.1]),
     case(dr.lower_limb_diagrams, TypeError, "result", result="r"),
+    # issue 34's long survey, round 2: switches given an array raised NumPy's ambiguous
+    # truth value, and text spread reached np.isfinite (TypeError without a name)
+    case(dr.free_body_diagram, TypeError, "symbolic", symbolic=np.array([True, False])),
+    case(dr.segment_diagram, TypeError, "symbolic", symbolic="False"),
+    case(dr.model_sketch, TypeError, "values", values=np.array([True, False])),
+    case(dr.model_sketch, TypeError, "gravity", gravity=None),
+    case(dr.model_sketch, TypeError, "numbers", numbers="yes"),
+    case(dr.strobe, TypeError, "spread", spread="0.2"),
+    case(dr.strobe, ValueError, "poses", times=np.arange(6.0)),  # 10 poses, 6 times
 ]
 
 
@@ -87,3 +96,23 @@ def test_valid_input_draws_finite_points(rng):
     assert all(np.all(np.isfinite(a.vector)) for a in fbd.arrows)
     assert d.ax is not None
     plt.close("all")
+
+
+@pytest.mark.parametrize(("bad", "exc"), [({"frame": True}, TypeError),
+                                          ({"frame": 99}, ValueError),
+                                          ({"symbolic": np.array([True, False])}, TypeError)])
+def test_lower_limb_diagrams_check_frame_and_symbolic(refuses, bad, exc):
+    # frame=True drew frame 1 (a bool is an int to Python); an array symbolic raised NumPy's
+    # ambiguous truth value (issue 34's long survey, round 2)
+    from bmc import newton_euler as ne
+
+    legs = np.tile([0, 0.9, 0, 0.45, 0, 0.08, 0.15, 0.0], (10, 1))
+    grf = np.tile([0.0, 700.0, 0.0], (10, 1))
+    seg = {"mass": [7.0, 3.0, 1.0], "inertia": [0.1, 0.04, 0.005],
+           "com_fraction": [0.43, 0.43, 0.5]}
+    result = ne.lower_limb(legs, grf, 100.0, seg)
+    try:
+        refuses(dr.lower_limb_diagrams, {"result": result, "grf": grf, "frame": 0,
+                                         "masses": seg["mass"], **bad}, exc, next(iter(bad)))
+    finally:
+        plt.close("all")

@@ -45,6 +45,14 @@ CASES = [
     case(kin.forward_kinematics, TypeError, "lengths", lengths="0.3, 0.25"),
     case(kin.forward_kinematics, TypeError, "q", q=Q + 1j),
     case(kin.forward_kinematics, TypeError, "q", q=[True, False]),
+    # issue 34's long survey: an array switch raised NumPy's "truth value is ambiguous";
+    # an empty start broadcast the movement to nothing (positions of shape (N, 0))
+    case(kin.forward_kinematics, TypeError, "joints", joints=np.array([True, False])),
+    case(kin.forward_kinematics, TypeError, "joints", joints="False"),
+    case(kin.minimum_jerk, ValueError, "x0", x0=np.array([])),
+    case(kin.minimum_jerk, ValueError, "xf", xf=[]),
+    # q and lengths disagree: both are named (the message named q alone)
+    case(kin.forward_kinematics, ValueError, "lengths", q=np.zeros((2, 3))),
     case(kin.jacobian, TypeError, "q", q=None),
     case(kin.inverse_kinematics_2link, TypeError, "l1", l1="0.3"),
     case(kin.inverse_kinematics_2link, TypeError, "p", p=[0.3, 0.2j]),
@@ -110,3 +118,9 @@ def test_no_nan_or_inf_from_finite_valid_input(seed):
             *kin.minimum_jerk_profile(q),
             kin.segment_angle(p, p + 0.1), kin.perp(p), kin.cross2(p, p[::-1])]
     assert all(np.all(np.isfinite(o)) for o in outs)
+
+
+def test_the_profile_keeps_any_shape_of_s():
+    # documented: each output has the shape of s (a column of times stays a column)
+    s = np.array([[0.0], [0.5], [2.0]])
+    assert all(out.shape == (3, 1) for out in kin.minimum_jerk_profile(s))

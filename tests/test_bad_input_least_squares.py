@@ -35,6 +35,17 @@ def case(func, exc, arg, **bad):
 
 
 CASES = [
+    # issue 34's long survey, round 2: a singular system refused without saying what arrived
+    # (no usable row); phidd of other frames than phi was NumPy's broadcast error
+    case(ls.weighted_least_squares, ValueError, "available", available=[False] * 6),
+    case(ls.estimate_bias, ValueError, "available", available=[False] * 6),
+    # frames of A, b and cov that disagree were NumPy's broadcast error; a singular
+    # covariance matrix was LinAlgError (found at 100 examples)
+    case(ls.weighted_least_squares, ValueError, "b", b=np.ones((4, 6))),
+    case(ls.estimate_bias, ValueError, "cov", cov=np.ones((2, 6))),
+    case(ls.weighted_least_squares, ValueError, "cov", A=A[:, :, :1], cov=np.ones((6, 6))),
+    case(ls.least_squares, ValueError, "phidd", phi=Z[0], phid=Z[0], grf=Z[:3],
+         phidd=np.zeros((2, 3))),
     # wrong types
     case(ls.weighted_least_squares, TypeError, "A", A="A"),
     case(ls.weighted_least_squares, TypeError, "cov", cov=["1"] * 6),
@@ -90,3 +101,14 @@ def test_valid_input_gives_finite_output(rng):
     gain = ls.newton_euler_gain(MODEL, phi, phid)
     cov = ls.error_covariance(gain, rng.uniform(0.0, 2.0, 6))
     assert np.all(np.isfinite(cov)) and np.all(np.diagonal(cov, axis1=-2, axis2=-1) >= 0)
+
+
+def test_a_singular_system_says_how_many_rows_were_usable():
+    for func in (ls.weighted_least_squares, ls.estimate_bias):
+        with pytest.raises(ValueError, match=r"got 0 usable row\(s\) of 6"):
+            func(**{**VALID[func], "available": [False] * 6})
+
+
+def test_zero_frames_of_the_accelerations_give_zero_frames():
+    res = ls.least_squares(MODEL, Z[0], Z[0], np.zeros((0, 3)), [0.0, 0.0, 700.0], cov=COV)
+    assert res.tau.shape == (0, 3)

@@ -26,6 +26,8 @@ VALID[mu.simulate_muscle] = {"chain": FOREARM, "t_eval": [0.0, 0.01], "q0": HELD
                              "qd0": [0.0], "muscle": mu.BRACHIALIS,
                              "attachments": mu.BRACHIALIS_PATH, "excitation": 0.2,
                              "activation0": 0.2}
+VALID[mu.contact_force] = {"net_force": np.zeros((4, 2)), "net_moment": np.ones(4),
+                           "moment_arm": 0.05, "direction": [1.0, 0.0]}
 
 
 def case(func, exc, arg, **bad):
@@ -33,6 +35,9 @@ def case(func, exc, arg, **bad):
 
 
 CASES = [
+    # frames that disagree were NumPy's broadcast error (issue 34's long survey, round 2)
+    case(mu.contact_force, ValueError, "net_moment", net_moment=np.ones(5)),
+    case(mu.contact_force, ValueError, "direction", direction=np.tile([1.0, 0.0], (3, 1))),
     # wrong types
     case(mu.muscle_length, TypeError, "lengths", lengths="0.3"),
     case(mu.muscle_length, TypeError, "q", q=[None]),
@@ -109,3 +114,12 @@ def test_valid_input_gives_finite_output(rng):
     q = rng.uniform(0.1, 2.0, (50, 2))
     assert np.all(np.isfinite(mu.muscle_length([0.3, 0.25], q, path)))
     assert np.all(np.isfinite(mu.moment_arms([0.3, 0.25], q, path)))
+
+
+def test_contact_force_results_share_the_frames():
+    # one frame of the net load with two directions: the tension and the unbalanced moment
+    # had one frame and the contact force two (issue 34's long survey, round 2)
+    e = np.array([[1.0, 0.0], [0.0, 1.0]])
+    tension, contact, unbalanced = mu.contact_force([[-2700.0, -3000.0]], [-6.4], [-0.06], e)
+    assert tension.shape == (2,) and contact.shape == (2, 2) and unbalanced.shape == (2,)
+    np.testing.assert_allclose(tension, 0.0, atol=0)  # -tau/r < 0: a muscle only pulls

@@ -49,6 +49,17 @@ CASES = [
     case(ne.joint_loads3d, ValueError, "inertia", inertia=[0.01 * EYE]),
     case(ne.lower_limb, ValueError, "markers", markers=LEGS[:, :6]),
     case(ne.lower_limb, ValueError, "segments.mass", segments={**SEG, "mass": [7.0, 3.0]}),
+    # issue 34's long survey, round 2: a column of moments (N, 1) broadcast into (N, N, 2)
+    # loads; the external load's frames were named by invdyn3d's rd; a 10 Hz rate and a
+    # mismatched time vector did not say what arrived
+    case(ne.invdyn2d, ValueError, "Md", rcm=np.zeros((5, 2)), Md=np.zeros((5, 1))),
+    case(ne.invdyn2d, ValueError, "alpha", alpha=np.zeros((5, 1))),
+    case(ne.joint_loads3d, ValueError, "p_ext", p_ext=np.zeros((4, 3)),
+         **{k: np.zeros((3, 2, 3)) for k in ("rcm", "rp", "acm", "omega", "omegadot")}),
+    case(ne.joint_loads3d, ValueError, "mass", mass=[]),  # named inertia's shape (0, 3, 3)
+    case(ne.joint_loads3d, ValueError, "f_ext", f_ext=np.zeros((4, 3)),
+         R=np.tile(EYE, (3, 2, 1, 1)),
+         **{k: np.zeros((3, 2, 3)) for k in ("rcm", "rp", "acm", "omega", "omegadot")}),
     # non-finite values and signs
     case(ne.invdyn2d, ValueError, "Fd", Fd=[np.nan, 0]),
     case(ne.invdyn3d, ValueError, "mass", mass=-2.0),
@@ -96,3 +107,18 @@ def test_valid_input_gives_finite_output(rng):
     legs = LEGS + rng.normal(0, 0.01, LEGS.shape)
     res = ne.lower_limb(legs, GRF, 100.0, SEG)
     assert np.all(np.isfinite(res.forces)) and np.all(np.isfinite(res.moments))
+
+
+@pytest.mark.parametrize(("freq", "time"), [(10.0, None), (1000.0, np.arange(10) / 100)])
+def test_a_sampling_rate_refused_says_what_arrived(refuses, freq, time):
+    message = refuses(ne.lower_limb, {**VALID[ne.lower_limb], "freq": freq, "time": time},
+                      ValueError, "freq")
+    assert f"got {freq:g} Hz" in message
+
+
+def test_joint_loads3d_results_share_the_frames():
+    # zero frames of rp with one frame of the rest: the forces had one frame and the
+    # moments none (issue 34's long survey, round 2, at 100 examples)
+    kwargs = {**VALID[ne.joint_loads3d], "rp": np.zeros((0, 2, 3))}
+    forces, moments = ne.joint_loads3d(**kwargs)
+    assert forces.shape == moments.shape == (0, 2, 3)

@@ -19,6 +19,19 @@ CASES = [
     (pl.series_style, {"index": 1.0}, TypeError, "index"),
     (pl.series_style, {"index": True}, TypeError, "index"),
     (pl.legend_outside, {"ax": None, "side": "top"}, ValueError, "side"),
+    # issue 34's long survey, round 2: ncol reached Matplotlib (a MemoryError for 1e12, its
+    # own words for -1); a NaN channel reached colorspacious (IndexError)
+    (pl.legend_outside, {"ax": None, "ncol": 10**12}, ValueError, "ncol"),
+    (pl.legend_outside, {"ax": None, "ncol": -1}, ValueError, "ncol"),
+    (pl.legend_outside, {"ax": None, "ncol": 2.0}, TypeError, "ncol"),
+    (pl.colour_distances, {"first": (np.nan, 0.0, 0.0), "second": "#0072B2"}, ValueError,
+     "first"),
+    (pl.estimates_against_truth, {"t": [0, 1, 2], "truth": np.zeros((3, 1)), "estimates": {},
+                                  "titles": ["a"], "ylabel": "", "margin": "0.3"}, TypeError,
+     "margin"),
+    (pl.estimates_against_truth, {"t": [0, 1, 2], "truth": np.zeros((3, 1)), "estimates": {},
+                                  "titles": ["a"], "ylabel": "", "margin": 30.0}, ValueError,
+     "margin"),
     (pl.show, {"figure": "fig", "alt": "x"}, TypeError, "figure"),
     (pl.show, {"figure": None, "alt": ""}, TypeError, "alt"),
     (pl.show, {"figure": None, "alt": 3}, TypeError, "alt"),
@@ -62,4 +75,14 @@ def test_the_check_switch_names_its_values(monkeypatch):
     fig, _ = plt.subplots()
     with pytest.raises(ValueError, match="BMC_FIGURE_CHECK must be 'error', 'warn' or 'off'"):
         pl.show(fig, alt="An empty plot.")
+    plt.close("all")
+
+
+def test_a_constant_truth_without_margin_still_gets_a_range():
+    # margin=0 with a constant truth set identical y-limits (Matplotlib's UserWarning, an
+    # error under the test settings)
+    axes, _ = pl.estimates_against_truth([0, 1, 2], np.ones((3, 1)), {}, titles=["a"],
+                                         ylabel="", margin=0)
+    low, high = axes[0].get_ylim()
+    assert low < 1.0 < high
     plt.close("all")

@@ -85,6 +85,8 @@ CASES = [
     # wrong signs
     case(rot.angular_velocity, ValueError, "dt", dt=-0.01),
     case(rot.angular_acceleration, ValueError, "dt", dt=0.0),
+    # np.gradient read an array dt as sample times (issue 34's long survey, round 2)
+    case(rot.angular_acceleration, ValueError, "dt", dt=[0.01, 0.02]),
     case(rot.vee, ValueError, "atol", atol=-1e-9),
     # out of range: not rotations, reflections, unknown axes and sequences
     case(rot.axis_rotation, ValueError, "axis", axis="w"),
@@ -130,3 +132,10 @@ def test_no_nan_or_inf_from_finite_valid_input(seed):
                     rot.angular_acceleration(Rm, 0.01, frame="global"),
                     rot.vee(rot.skew(w))]
             assert all(np.all(np.isfinite(o)) for o in outs)
+
+
+def test_one_number_as_an_array_is_that_number_and_not_rotations_say_what_arrived():
+    np.testing.assert_array_equal(rot.angular_acceleration(R, np.array([0.01])),
+                                  rot.angular_acceleration(R, 0.01))
+    with pytest.raises(ValueError, match=r"got a largest \|R R\^T - I\| entry of 1 "):
+        rot.angular_velocity(np.eye(3) * np.ones((5, 1, 1)) / 1000, 0.01)

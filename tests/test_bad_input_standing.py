@@ -47,6 +47,10 @@ CASES = [
     case(standing.simulate_sway, ValueError, "duration", duration=4000.0),
     case(standing.measure, ValueError, "realisations", realisations=0),
     case(standing.measure, ValueError, "marker_noise", marker_noise=-0.01),
+    # checked before the work (float() of a cut-off array failed at the end, unnamed)
+    case(standing.measure, ValueError, "cutoff", cutoff=np.array([5.0, 6.0])),
+    case(standing.measure, TypeError, "cutoff", cutoff="5"),
+    case(standing.measure, ValueError, "order", order=0),
     case(MODEL.inverse_dynamics, ValueError, "phid", qd=np.zeros(4)),
     case(MODEL.inverse_dynamics, ValueError, "phidd", qdd=[np.nan, 0, 0]),
 ]
@@ -78,5 +82,6 @@ def test_valid_input_gives_finite_output(rng):
     model = standing.FourSegmentModel(foot_angle=float(rng.uniform(0.2, 0.8)))
     assert np.all(np.isfinite(model.inverse_dynamics(phi, phid, phidd)))
     assert np.all(np.isfinite(model.ground_reaction(phi, phid, phidd)))
+    assert standing.measure(SWAY, cutoff=np.array([5.0])).cutoff == 5.0  # one number
     meas = standing.measure(SWAY, realisations=2, seed=np.int64(3))
     assert np.all(np.isfinite(meas.phidd)) and np.all(np.isfinite(meas.grf))

@@ -17,6 +17,7 @@ VALID = {
     sy.tidy: {"expr": X, "q": []},
     sy.broadcast_lambdify: {"args": [X], "expr": X},
     sy.latex: {"expr": X},
+    sy.decompose: {"tau": sp.Matrix([X]), "q": [], "g": sp.Symbol("g"), "force": []},
 }
 
 
@@ -43,6 +44,13 @@ CASES = [
     case(sy.one_link, ValueError, "about", about=3),
     case(sy.tidy, TypeError, "q", q=3),
     case(sy.broadcast_lambdify, TypeError, "args", args=3),
+    # issue 34's long survey, round 2: a dict sympified to a Dict (AttributeError: no
+    # expand); an array switch raised NumPy's ambiguous truth value
+    case(sy.tidy, TypeError, "expr", expr={"value": 1.0}),
+    case(sy.tidy, TypeError, "factor", factor=np.array([True, False])),
+    case(sy.lagrange_equations, TypeError, "simplify", simplify=np.array([True, False])),
+    case(sy.newton_euler_equations, TypeError, "simplify", simplify="False"),
+    case(sy.decompose, TypeError, "simplify", simplify=np.array([True, False])),
 ]
 
 

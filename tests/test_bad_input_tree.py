@@ -162,3 +162,20 @@ def test_valid_input_gives_finite_output(rng):
     h = MODEL.applied_forces(q, torques=rng.uniform(-50, 50, (10, 6)))
     assert np.all(np.isfinite(reactions.reactions_augmented(MODEL, q, qd, qdd, h)))
     assert np.all(np.isfinite(reactions.reactions_classical(MODEL, q, qd, h)))
+
+
+@pytest.mark.parametrize("empty", ["q", "contact_moment"])
+def test_zero_frames_give_zero_frames_of_reactions(empty):
+    # an empty record (or an empty contact moment, broadcast with one frame) is zero frames,
+    # and the reactions are zero frames of them; it raised NumPy's "cannot reshape array of
+    # size 0" (issue 34's long survey, round 2)
+    kwargs = dict(VALID[reactions.reactions_newton_euler])
+    if empty == "q":
+        kwargs.update({k: np.zeros((0, 9)) for k in ("q", "qd", "qdd")},
+                      contact_force=np.zeros((0, 2)))
+    else:
+        kwargs["contact_moment"] = np.array([])
+    lam, moments = reactions.reactions_newton_euler(**kwargs)
+    assert lam.shape[0] == moments.shape[0] == 0
+    assert lam.shape[1:] == reactions.reactions_newton_euler(
+        **VALID[reactions.reactions_newton_euler])[0].shape

@@ -299,3 +299,33 @@ def test_player_refuses_bad_arguments(refuses, arg, bad, exc, interactive):
     from bmc.widgets import animation
 
     refuses(animation.player, {"poses": _POSES, "interactive": interactive, **bad}, exc, arg)
+
+
+@pytest.mark.parametrize("interactive", [np.array([True, False]), "False", None])
+def test_the_interactive_switch_is_checked(refuses, interactive):
+    # an array raised NumPy's ambiguous truth value; text "False" opened the widget (issue
+    # 34's long survey, round 2)
+    from bmc.widgets import animation, explorer
+
+    refuses(animation.player, {"poses": _POSES, "interactive": interactive}, TypeError,
+            "interactive")
+    fig, _ = plt.subplots()
+    try:
+        refuses(explorer, {"fig": fig, "update": lambda **kw: None,
+                           "controls": {"a": widgets.FloatSlider(value=0.5, min=0, max=1)},
+                           "interactive": interactive}, TypeError, "interactive")
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize(("func", "step"), [("noisy_running", 10**12), ("noisy_running", 172),
+                                            ("noise_explorer", 50)])
+def test_a_step_that_leaves_too_few_samples_is_refused(refuses, running, func, step):
+    # a huge step left one sample (NumPy's zero-size reduction in the explorer's figure);
+    # step 50 turned 10 kHz into 200 Hz, where the slider's 100 Hz cut-off is refused
+    # (issue 34's long survey, round 2)
+    kwargs = {"run": running, "step": step}
+    if func == "noise_explorer":
+        kwargs["interactive"] = False
+    message = refuses(getattr(gait_inverse_dynamics, func), kwargs, ValueError, "step")
+    assert f"got {step}" in message or f"got step = {step}" in message

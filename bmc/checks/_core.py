@@ -422,6 +422,33 @@ def _check_name(name: Any) -> None:
                         f"{type(name).__name__} {name!r}")
 
 
+def _tolerances(rtol: Any, atol: Any) -> tuple[float, float]:
+    """Refuse a check's tolerances that are not finite and non-negative (the author's slip).
+
+    ``numpy.isclose`` warns about a NaN tolerance and then judges every answer wrong, and
+    a list raises deep inside; the author gets the argument's name instead.
+    """
+    from bmc._validation import positive
+
+    return (positive(rtol, "rtol", allow_zero=True),
+            positive(atol, "atol", allow_zero=True))
+
+
+def _answer_shape(shape: Any) -> tuple[int, ...]:
+    """Return a check's required ``shape`` as a tuple of sizes (the author's slip refused)."""
+    from bmc._validation import allocation, integer
+
+    if isinstance(shape, (bool, np.bool_, str, bytes)) or not isinstance(shape, Sequence):
+        raise TypeError(f"shape must be the answer's shape as a tuple of sizes, e.g. () for "
+                        f"one number or (3,) for a vector; got {type(shape).__name__} "
+                        f"{shape!r:.60}")
+    sizes = tuple(integer(n, "shape", minimum=0, what="each size") for n in shape)
+    # an answer a student holds in memory: no more than the memory budget of values
+    allocation(math.prod(sizes), 1, "shape", what="values",
+               hint="a student's answer is a few numbers or a recorded trial")
+    return sizes
+
+
 def _fail(name: str, what: str, hint: str = "") -> IncorrectAnswer:
     """Build the exception for a failed check."""
     message = f"{name} {what}"
@@ -459,7 +486,7 @@ def _numeric(name: str, answer: Any, *, shape: tuple[int, ...], unit: str,
                     "needs its values substituted)", hint) from None
     if arr.shape != shape:
         # accept extra axes of length one (a column instead of a row, [[x]] for x)
-        flat = np.empty(shape).squeeze().shape
+        flat = tuple(n for n in shape if n != 1)  # np.squeeze's shape, not allocated
         if arr.size == math.prod(shape) and arr.squeeze().shape == flat:
             arr = arr.reshape(shape)
         else:
@@ -530,6 +557,7 @@ def check_value(name: str, answer: Any, expected: ArrayLike, *, rtol: float = 1e
     from bmc.checks._diagnose import describe
 
     _check_name(name)
+    rtol, atol = _tolerances(rtol, atol)
     # the instructor's value: a mistake there is the author's, named as such (not the
     # student's answer)
     exp = as_array(expected, "expected", unit=unit)
@@ -598,6 +626,7 @@ def check_sign(name: str, answer: Any, expected: float, *, atol: float = 1e-9,
     if not finite:
         raise ValueError(f"expected (a quantity whose sign is the answer) must be a finite "
                          f"real number; got {type(expected).__name__} {expected!r}")
+    atol = _tolerances(0.0, atol)[1]
     if _missing(answer):
         raise _fail(name, "has no answer yet: replace the `...` with +1, -1 or 0")
     if isinstance(answer, str):
@@ -710,6 +739,9 @@ def check_set(name: str, answer: Any, expected: Iterable[Any], *, allowed: Itera
     if isinstance(allowed, (str, bytes)) or not isinstance(allowed, Iterable):
         raise TypeError(f"allowed must be a list of the possible items; got {allowed!r}")
     options = list(allowed)
+    if not options:
+        raise ValueError("allowed must list the possible items (at least one); got "
+                         f"{allowed!r}: every answer but set() would be judged wrong")
     if isinstance(expected, (str, bytes)) or not isinstance(expected, Iterable):
         raise TypeError(f"expected must be a collection of items of allowed; got "
                         f"{type(expected).__name__} {expected!r}")
@@ -795,6 +827,11 @@ def check_function(name: str, func: Any, cases: Sequence[Sequence[Any]],
             len(expected) != len(cases):
         raise ValueError(f"expected must hold one output per case ({len(cases)}); got "
                          f"{expected!r}")
+    rtol, atol = _tolerances(rtol, atol)
+    # every expected output checked before the student's function is judged on the first
+    from bmc._validation import as_array
+
+    expected = [as_array(e, f"expected[{i}]", unit=unit) for i, e in enumerate(expected)]
     if _missing(func):
         raise _fail(name, "is not defined yet: write the function")
     if not callable(func):
@@ -860,6 +897,7 @@ def check_form(name: str, answer: Any, *, kind: str = "value", shape: tuple[int,
     True
     """
     _check_name(name)
+    shape = _answer_shape(shape)
     if kind == "value":
         _numeric(name, answer, shape=shape, unit=unit, hint=hint)
     elif kind == "sign":

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, positive
+from bmc._validation import as_array, flag, integer, positive
 from bmc.constants import STANDARD_GRAVITY, G
 from bmc.drawing._base import Drawing, _split_sign, _value_text
 from bmc.drawing._draw import (
@@ -162,9 +162,8 @@ def _segment_diagram(
                                      ndim=1),
                       as_array(vec, f"forces[{name!r}] vector", unit="N", last=2, ndim=1)))
     weight = None
-    if not isinstance(lever_arms, (bool, np.bool_)):
-        raise TypeError(f"lever_arms must be True or False; got {type(lever_arms).__name__} "
-                        f"{lever_arms!r}")
+    lever_arms = flag(lever_arms, "lever_arms")
+    symbolic = flag(symbolic, "symbolic")
     if mass is not None:
         mass = positive(mass, "mass", unit="kg")
         weight = np.array([0.0, -mass * g])
@@ -342,6 +341,7 @@ def free_body_diagram(
 
     if not isinstance(chain, PlanarChain):
         raise TypeError(f"chain must be a PlanarChain; got {type(chain).__name__}")
+    symbolic = flag(symbolic, "symbolic")  # used below before segment_diagram checks it
     n = chain.n
     q = as_array(q, "q", unit="rad", last=n, ndim=1)
     qd = np.zeros(n) if qd is None else as_array(qd, "qd", unit="rad/s", last=n, ndim=1)
@@ -436,9 +436,10 @@ def lower_limb_diagrams(
     grf = as_array(grf, "grf", last=3, ndim=2)
     masses = as_array(masses, "masses", unit="kg", last=3, ndim=1)
     n_frames = result.markers.shape[0]
-    if not isinstance(frame, (int, np.integer)) or not -n_frames <= frame < n_frames:
-        raise ValueError(f"frame must be an integer index of one of the {n_frames} frames; "
-                         f"got {frame!r}")
+    symbolic = flag(symbolic, "symbolic")
+    # True is an int to Python (it drew frame 1): integer() refuses booleans
+    frame = integer(frame, "frame", minimum=-n_frames, maximum=n_frames - 1,
+                    what=f"index of one of the {n_frames} frames")
     if grf.shape[0] != n_frames:
         raise ValueError(f"grf must have one row per frame of the result ({n_frames}); got "
                          f"{grf.shape[0]}")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, number
 from bmc.drawing._base import Drawing, _connectivity
 from bmc.drawing._describe import _number
 from bmc.drawing._draw import _arrow, _check_axes, _fit
@@ -28,8 +28,8 @@ def _times(times: ArrayLike | None, n_frames: int) -> np.ndarray | None:
         return None
     times = as_array(times, "times", unit="s", ndim=1)
     if times.size != n_frames:
-        raise ValueError(f"times [s] must have one value per frame ({n_frames}); got "
-                         f"{times.size}: pass the time of each posture")
+        raise ValueError(f"times [s] must have one value per frame of poses ({n_frames}); "
+                         f"got {times.size}: pass the time of each posture")
     return times
 
 def _poses(poses: ArrayLike) -> np.ndarray:
@@ -182,8 +182,7 @@ def strobe(
             raise ValueError("force_points is needed with forces: a point index or the "
                              "(n_frames, 2) points of application [m]")
         where = _per_frame(force_points, n_frames, pts, "force_points", "m")
-    if not np.isfinite(spread):
-        raise ValueError(f"spread [m] must be a finite number; got {spread!r}")
+    spread = number(spread, "spread", unit="m")  # text reached np.isfinite (TypeError)
     if spread:
         # each frame shifted by its position in the drawn sequence (interpolated between)
         shift = spread * np.interp(np.arange(n_frames), drawn, np.arange(len(drawn)))

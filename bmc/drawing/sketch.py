@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, flag
 from bmc.drawing._base import Arrow, Drawing, _connectivity
 from bmc.drawing._draw import (
     _capsule,
@@ -137,6 +137,8 @@ def model_sketch(
 
         model_sketch(tree, q, angles="segment", reference=np.pi / 2)
     """
+    values, gravity, numbers = (flag(v, name) for v, name in (
+        (values, "values"), (gravity, "gravity"), (numbers, "numbers")))
     if angles not in ("joint", "segment", None):
         raise ValueError(f'angles must be "joint", "segment" or None; got {angles!r}')
     if isinstance(model, PlanarModel):

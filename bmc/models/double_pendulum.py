@@ -210,7 +210,14 @@ class DoublePendulum:
             Generalized forces [N m] (default zero: a passive pendulum).
         """
         rhs = self.velocity_terms(theta, omega) + self.gravity_terms(theta)
-        rhs = rhs + as_array(Q, "Q", unit="N m")
+        Q = as_array(Q, "Q", unit="N m")
+        if Q.ndim:  # a scalar acts on both coordinates; an array has 2 per frame
+            if Q.shape[-1] != 2:
+                raise ValueError(f"Q [N m] must be a number or have trailing shape (2,) (one "
+                                 f"frame) or (N, 2); got shape {Q.shape}: one generalized "
+                                 "force per angle")
+            frames(("theta and omega", rhs, 1), ("Q", Q, 1))
+        rhs = rhs + Q
         return np.linalg.solve(self.mass_matrix(theta), rhs[..., None])[..., 0]
 
     def rhs(self, t: float, y: ArrayLike, Q: ArrayLike | None = None) -> np.ndarray:
@@ -247,7 +254,19 @@ class DoublePendulum:
         except (TypeError, ValueError):
             as_array(Q, "Q", unit="N m", last=2, ndim=1)
             raise ValueError(f"Q [N m] must hold 2 numbers; got {Q!r}") from None
-        return np.array(self._rates((th1, th2, w1, w2), q1, q2))
+        try:
+            rates = self._rates((th1, th2, w1, w2), q1, q2)
+            if all(map(math.isfinite, rates)):  # four floats: about 0.2 us
+                return np.array(rates)
+        except (ValueError, OverflowError):  # math.sin(inf)
+            pass
+        # the fast path took y and Q unchecked: name the one that made the rates non-finite
+        as_array(y, "y", unit="rad, rad/s", last=4, ndim=1)
+        if Q is not None:
+            as_array(Q, "Q", unit="N m", last=2, ndim=1)
+        raise ValueError(f"y and Q must give finite rates; got y = {np.asarray(y).tolist()}, "
+                         f"Q = {None if Q is None else np.asarray(Q).tolist()} (magnitudes "
+                         "beyond any pendulum's?)")
 
     def energy(self, theta: ArrayLike, omega: ArrayLike) -> np.ndarray:
         """Kinetic plus potential energy [J], shape (...,); potential zero at the pivot height.
@@ -352,8 +371,12 @@ def euler_double_pendulum(pend: DoublePendulum, y0: ArrayLike, t_end: float, *, 
     state = tuple(float(v) for v in y0)
     keep = np.empty((n_steps // every + 1, 4))
     keep[0] = state
-    unstable = (f"the explicit Euler step dt = {dt:g} s is unstable for this pendulum: reduce "
-                "dt (1e-4 s or less) or integrate with bmc.simulate.simulate")
+    # the step and the start together: the faster y0 spins, the shorter a stable step
+    speed = float(np.max(np.abs(y0[2:])))
+    unstable = (f"the explicit Euler step dt = {dt:g} s is unstable for this pendulum started "
+                f"at y0 = {np.round(y0, 4).tolist()} (speeds up to {speed:.3g} rad/s, "
+                f"{speed * dt:.2g} rad per step): reduce dt (1e-4 s or less, shorter for "
+                "faster starts) or integrate with bmc.simulate.simulate")
     # One call of ``step`` per kept state, ``every`` steps inside it: no per-step test here.
     # nan passes through the arithmetic and is found in the kept states below; sin(inf)
     # raises ValueError, caught here with the block's end time.

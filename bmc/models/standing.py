@@ -51,7 +51,15 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array, in_range, integer, plausible, positive
+from bmc._validation import (
+    as_array,
+    cutoff_frequency,
+    filter_order,
+    in_range,
+    integer,
+    plausible,
+    positive,
+)
 from bmc.constants import G
 from bmc.planar import PlanarModel
 
@@ -758,6 +766,9 @@ def measure(
     )
     off = _per_realisation(offset, "offset", "m", r)
     freq = sway.freq
+    # checked here, as the result keeps them (float() of an array failed after the work)
+    cutoff = cutoff_frequency(cutoff, freq)
+    order = filter_order(order)
     if np.ndim(seed) == 0:
         seeds = np.random.SeedSequence(int(seed)).spawn(r)
     else:

@@ -98,6 +98,9 @@ def colour_distances(first, second) -> dict[str, float]:
         except (TypeError, ValueError):
             raise ValueError(f"{name} must be a Matplotlib colour ('#0072B2', 'C1', "
                              f"'tab:blue', an RGB triple in 0..1); got {colour!r}") from None
+        if not np.all(np.isfinite(colours[-1])):  # to_rgb lets NaN through
+            raise ValueError(f"{name} must be a Matplotlib colour with finite channels in "
+                             f"0..1; got {colour!r}")
     rgb = np.array(colours)
     out = {}
     for vision in CVD_VISIONS:

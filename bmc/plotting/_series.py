@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bmc._validation import as_array
+from bmc._validation import as_array, integer, positive
 from bmc.plotting._style import ROLES
 
 __all__ = ["estimates_against_truth", "legend_outside"]
@@ -61,6 +61,8 @@ def legend_outside(ax, handles=None, *, side: str = "below", ncol: int | None = 
     if not isinstance(ax, Axes):
         raise TypeError(f"ax must be Matplotlib axes (fig, ax = plt.subplots()); got "
                         f"{type(ax).__name__} {str(ax)[:60]!r}")
+    if ncol is not None:  # a huge count allocated gigabytes inside Matplotlib
+        ncol = integer(ncol, "ncol", minimum=1, maximum=20, what="columns of the legend")
     if handles is None:
         handles, _ = ax.get_legend_handles_labels()
     fig = ax.figure
@@ -137,6 +139,10 @@ def estimates_against_truth(
         )
     if len(titles) != k:
         raise ValueError(f"titles must name the {k} columns of truth; got {len(titles)}")
+    margin = positive(margin, "margin", allow_zero=True)
+    if margin > 10:  # the truth in less than a twentieth of the panel: a percentage?
+        raise ValueError(f"margin must be a fraction of the truth's range, 0 to 10 (0.3 is "
+                         f"30 %); got {margin:g}: pass {margin / 100:g} if you meant percent")
     if axes is None:  # at most 7.2 in wide: text stays 8 pt or more at 600 px
         import matplotlib.pyplot as plt
 
@@ -151,7 +157,8 @@ def estimates_against_truth(
         for label, style in estimates.items():
             lines[label].append(ax.plot(t, truth[:, j], label=label, **style)[0])
         span = np.ptp(truth[:, j]) or 1.0  # a constant truth still gets a visible range
-        ax.set_ylim(truth[:, j].min() - margin * span, truth[:, j].max() + margin * span)
+        pad = margin * span if margin * span > 0 else 0.5 * span  # also with margin 0
+        ax.set_ylim(truth[:, j].min() - pad, truth[:, j].max() + pad)
         ax.set_xlabel("time [s]")
         ax.set_title(titles[j])
     axes[0].set_ylabel(ylabel)

@@ -132,6 +132,9 @@ def explorer(
         ``controls`` (the mapping), ``view`` (its :class:`~bmc.widgets._canvas.FigureView`),
         ``errors`` (the ``Output`` under the figure) and ``describe()``.
     """
+    from bmc._validation import flag
+
+    interactive = flag(interactive, "interactive")
     renderer = _renderer(renderer)
     specs = {name: _ControlSpec.of(name, control) for name, control in controls.items()}
     current = {name: control.value for name, control in controls.items()}

@@ -316,10 +316,11 @@ def player(
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
-    from bmc._validation import integer, positive
+    from bmc._validation import flag, integer, positive
 
     poses, pairs, times, path = _validated(poses, segments, times, path)
     fps = positive(fps, "fps", unit="frames/s")
+    interactive = flag(interactive, "interactive")
     margin = positive(margin, "margin", allow_zero=True)
     if isinstance(size, (str, bytes)) or np.ndim(size) != 1 or len(size) != 2:
         raise TypeError(f"size must be (width, height) in pixels; got {size!r}")

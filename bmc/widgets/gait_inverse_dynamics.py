@@ -114,6 +114,13 @@ def noisy_running(
                         f"None to load it); got {type(run).__name__} {str(run)[:60]!r}")
     if isinstance(step, bool) or not isinstance(step, (int, np.integer)) or step < 1:
         raise ValueError(f"step must be a positive integer (decimation factor); got {step!r}")
+    full = np.asarray(run.markers).shape[0]
+    # at most: 16 samples left in the stance window, and a rate of 20 Hz (lower_limb's least)
+    limit = max(1, min((full - 500 - (run.heel_strike - 250)) // 16, int(run.freq // 20)))
+    if step > limit:
+        raise ValueError(f"step must be at most {limit} for this trial (16 samples or more in "
+                         f"the stance window, {run.freq:g} Hz / step at least 20 Hz); got "
+                         f"{step}: 10 turns {run.freq:g} Hz into {run.freq / 10:g} Hz")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or seed < 0):
         raise ValueError(f"seed must be a non-negative integer (or None); got {seed!r}")
@@ -130,7 +137,6 @@ def noisy_running(
     contact = grf[:, 1] > 0
     grf[:, :2] += sd_f * z_force
     grf[:, 2] += sd_c * z_cop * contact
-    full = np.asarray(run.markers).shape[0]
     start = -(-(run.heel_strike - 250) // step)  # first kept sample at or after it
     stop = -(-(full - 500) // step)
     return NoisyTrial(
@@ -192,6 +198,12 @@ def noise_explorer(
     if run is None:
         run = datasets.load_running()
     clean = noisy_running(run, step=step)
+    top = 100.0  # the cut-off slider's maximum [Hz], below the Nyquist frequency
+    if clean.freq <= 2 * top:
+        raise ValueError(f"step must leave a sampling rate above {2 * top:g} Hz (twice the "
+                         f"highest cut-off of the slider, {top:g} Hz); got step = {step}, "
+                         f"{clean.freq:g} Hz: take step {int(run.freq // (2 * top + 1))} or "
+                         "less")
     win = clean.window
     t = clean.time[win]
     truth = clean.true_moments[win]
@@ -236,7 +248,7 @@ def noise_explorer(
                                             description="marker noise [mm]", style=style),
         "force_noise": widgets.FloatSlider(value=2.0, min=0.0, max=10.0, step=0.5,
                                            description="force noise [N]", style=style),
-        "cutoff": widgets.FloatSlider(value=20.0, min=5.0, max=100.0, step=2.5,
+        "cutoff": widgets.FloatSlider(value=20.0, min=5.0, max=top, step=2.5,
                                       description="cut-off [Hz]", style=style),
     }
     return explorer(fig, update, controls, interactive=interactive, values=values,

@@ -123,10 +123,14 @@ spec("bmc.kinematics.minimum_jerk", kin.minimum_jerk, context=FN,
      args={"x0": Arr([], low=-1, high=1), "xf": Arr([], low=-1, high=1),
            "duration": Num(unit="s", low=0.05, high=10.0, positive=True),
            "t": Arr(["*"], unit="s", low=-1.0, high=11.0, frames=False)},
-     result=each_shaped(("*",), ("*",), ("*",)))
+     # documented: each (N, ...) with ... the broadcast shape of x0 and xf (an xf of shape
+     # (1,) is one coordinate, a valid call)
+     result=lambda value, kw, ctx: each_shaped(*[("*", *np.broadcast_shapes(
+         np.shape(kw["x0"]), np.shape(kw["xf"])))] * 3)(value, kw, ctx))
 spec("bmc.kinematics.minimum_jerk_profile", kin.minimum_jerk_profile, context=F,
      args={"s": Arr(["*"], low=-2.0, high=3.0)},
-     result=each_shaped(("*",), ("*",), ("*",)))
+     # documented: each the shape of s, any shape (s of shape (N, 1) is valid, no frames)
+     result=lambda value, kw, ctx: each_shaped(*[np.shape(kw["s"])] * 3)(value, kw, ctx))
 spec("bmc.kinematics.minimum_jerk_reach_2link", kin.minimum_jerk_reach_2link, context=FN,
      args={"p0": Obj(st.just([0.35, 0.2]),
                      labelled(("out of reach", [2.0, 0.0]), ("NaN", [np.nan, 0.2]),
@@ -162,7 +166,8 @@ spec("bmc.kinematics.lever_kinematics", kin.lever_kinematics, context=LEVERS,
 SEQ = Choice(["xyz", "zxz", "zyx", "xzy", "yxz", "zxy"], optional=True)
 spec("bmc.rotations.axis_rotation", rot.axis_rotation, context=F,
      args={"axis": Choice(["x", "y", "z", 0, 1, 2]), "angle": Arr(["*"], **ANGLE)},
-     result=shaped("*", 3, 3))
+     # documented: angle of any shape (...) gives (..., 3, 3) (a column (N, 1) is valid)
+     result=lambda value, kw, ctx: shaped(*np.shape(kw["angle"]), 3, 3)(value, kw, ctx))
 spec("bmc.rotations.rotation_matrix", rot.rotation_matrix, context=F,
      args={"angles": Arr(["*", 3], **ANGLE), "sequence": SEQ, "intrinsic": Flag()},
      result=shaped("*", 3, 3))
@@ -224,7 +229,11 @@ spec("bmc.signals.residual_analysis", signals.residual_analysis, context=SIG,
            "cutoffs": Arr(["K"], unit="Hz", make=lambda ctx, kw: st.just(
                np.linspace(1.0, 40.0, ctx["K"])), frames=False),
            "order": Int(1, 3, optional=True),
-           "fit_from": Num(unit="Hz", low=5.0, high=30.0, optional=True)})
+           # valid: at most the second-highest cut-off (the line fit needs two of them; a
+           # higher fit_from is refused by name, rightly)
+           "fit_from": Obj(lambda ctx, kw: st.one_of(st.just(OMIT), st.floats(
+               5.0, min(30.0, float(np.linspace(1.0, 40.0, ctx["K"])[-2])))),
+               Num(unit="Hz", low=5.0, high=30.0).draw_hostile, types=False)})
 PAIR = frames_context(single=False, counts=(1, 3, 10), cols=st.integers(1, 3))
 spec("bmc.signals.rmse", signals.rmse, context=PAIR,
      args={"estimate": Arr(["*", "cols"]), "truth": Arr(["*", "cols"]),

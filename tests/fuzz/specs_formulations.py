@@ -243,7 +243,9 @@ kuo_method("ground_reaction_terms", {"phi": PHI, "phid": PHID},
 kuo_method("ground_reaction", {"phi": PHI, "phid": PHID, "phidd": PHIDD}, result=shaped("*", 3))
 spec("bmc.models.standing.simulate_sway", standing.simulate_sway,
      args={"model": Obj(st.just(OMIT), labelled(("a chain", models()["arm"]), ("text", "kuo"))),
-           "duration": Num(unit="s", low=0.3, high=1.0, positive=True, optional=True),
+           # valid: at least 16 frames at the lowest freq drawn (40 Hz); fewer are refused
+           # by name (duration * freq), rightly
+           "duration": Num(unit="s", low=0.4, high=1.0, positive=True, optional=True),
            "margin": Num(unit="s", low=0.0, high=0.3, nonneg=True, optional=True),
            "freq": Num(unit="Hz", low=40.0, high=120.0, positive=True, optional=True),
            "seed": Int(0, 2**31, optional=True),
@@ -406,7 +408,9 @@ spec("bmc.models.double_pendulum.euler_double_pendulum", dp.euler_double_pendulu
            "t_end": Num(unit="s", low=0.01, high=0.5, positive=True),
            "dt": Num(unit="s", low=1e-4, high=1e-2, positive=True, ints=False),
            "every": Int(1, 10, optional=True)},
-     raises=(ValueError, TypeError))
+     # an unstable step (dt too long for the speeds of y0) is refused as FloatingPointError
+     # naming dt and y0, as documented by tests/test_bad_input_double_pendulum.py
+     raises=(ValueError, TypeError, FloatingPointError))
 
 # --------------------------------------------------------------------------- running norms
 from bmc.models import running_norms as rn  # noqa: E402

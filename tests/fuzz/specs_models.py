@@ -108,7 +108,8 @@ planar("segment_index", {"segment": SEGMENT})
 planar("locate", {"point": Obj(point_on, POINT_BAD),
                   "name": Obj(st.sampled_from([OMIT, "contact_point", "where"]),
                               labelled(("int", 3)))},
-       aliases={"point": ("contact_point",)})
+       # locate names the point by its `name` (the caller's argument: "where" here)
+       aliases={"point": ("contact_point", "where")})
 planar("joint_columns", {"joints": Obj(lambda ctx, kw: st.one_of(
     st.just(None), st.lists(st.sampled_from(list(ctx["model"].joint_names)
                                             + list(range(len(ctx["model"].joint_names)))),

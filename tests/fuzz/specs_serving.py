@@ -9,7 +9,7 @@ import numpy as np
 from harness import OMIT, spec
 from hostile import WRONG_TYPES, Arr, Choice, Flag, Int, Num, Obj, frames_context, labelled, usable
 from hypothesis import strategies as st
-from specs_models import Q, model_context, models
+from specs_models import STATE_ALIASES, Q, model_context, models
 
 from bmc import checks, drawing, plotting, widgets
 from bmc.checks import _core as core
@@ -188,9 +188,20 @@ check_spec("check_least_squares_bias", checks.check_least_squares_bias,
                                                   own("least_squares").b_frames))})
 
 # ----------------------------------------------------------------------------- generic checks
+# A check's name is any non-empty text (a variable, "tau(1.0)" for a call): text such as
+# "0.3" is a valid label, so the generic wrong types' text is left out of its hostile values
 NAME = Obj(st.sampled_from(["x", "tau", "lam"]),
-           labelled(("int", 3), ("None", None), ("empty", "")))
+           st.one_of(labelled(("int", 3), ("None", None), ("empty", ""), ("blank", "  ")),
+                     st.sampled_from([t for t in WRONG_TYPES if not isinstance(t[1], str)])),
+           types=False)
 GEN = (ValueError, TypeError, checks.IncorrectAnswer)
+# A check's tolerance: every finite size >= 0 is valid (a large atol makes the expected sign
+# zero; a one-element array is that number), so a unit slip or a huge value is no hostile
+# value of it: the check's verdict on the answer is then the right outcome, not a refusal.
+TOLERANCE = Obj(st.one_of(st.just(OMIT), st.floats(0.0, 1.0)),
+                labelled(("NaN", math.nan), ("inf", math.inf), ("-inf", -math.inf),
+                         ("negative", -1e-3), ("text", "1e-9"), ("pair", [0.0, 0.0]),
+                         ("complex", 1e-9 + 1j), ("empty", np.array([]))))
 spec("bmc.checks.check_value", checks.check_value, raises=GEN, student=("answer",),
      context=frames_context(),
      args={"name": NAME,
@@ -201,8 +212,14 @@ spec("bmc.checks.check_value", checks.check_value, raises=GEN, student=("answer"
            "unit": Choice(["", "m", "rad", "N m"], optional=True),
            "level": Choice(["graded", "practice", "concept"], optional=True)})
 spec("bmc.checks.check_sign", checks.check_sign, raises=GEN, student=("answer",),
-     args={"name": NAME, "answer": SIGN, "expected": Num(low=-10, high=10),
-           "atol": Num(low=0.0, high=1.0, nonneg=True, optional=True)})
+     # expected: any finite real number (only its sign counts, so a unit slip or a huge
+     # value keeps it valid; the verdict on the answer is then the right outcome)
+     args={"name": NAME, "answer": SIGN,
+           "expected": Obj(st.one_of(st.floats(-10, 10), st.integers(-10, 10)),
+                           labelled(("NaN", math.nan), ("inf", math.inf), ("-inf", -math.inf),
+                                    ("text", "-1.0"), ("pair", [1.0, 1.0]),
+                                    ("complex", 1.0 + 1j))),
+           "atol": TOLERANCE})
 spec("bmc.checks.check_choice", checks.check_choice, raises=GEN, student=("answer",),
      args={"name": NAME, "answer": Obj(st.sampled_from(["hip", "knee"]),
                                        labelled(("unknown", "toe"), ("None", None), ("int", 1)),
@@ -212,7 +229,12 @@ spec("bmc.checks.check_choice", checks.check_choice, raises=GEN, student=("answe
                           labelled(("empty", []), ("a string", "hip"), ("None", None)))})
 spec("bmc.checks.check_set", checks.check_set, raises=GEN, student=("answer",),
      args={"name": NAME, "answer": SETS, "expected": Obj(st.sampled_from([{"C1"}, set()])),
-           "allowed": Obj(st.just(["C1", "C2"]), labelled(("empty", []), ("a string", "C1")))})
+           # items of any hashable kind are valid options (numbers, None, text alike): the
+           # generic wrong types that are lists ([0.1, "0.2"]) are valid lists of items
+           "allowed": Obj(st.just(["C1", "C2"]),
+                          labelled(("empty", []), ("a string", "C1"), ("None", None),
+                                   ("int", 1), ("object", object()), ("Ellipsis", ...)),
+                          types=False)})
 spec("bmc.checks.check_function", checks.check_function, raises=GEN, student=("func",),
      args={"name": NAME,
            "func": Obj(st.just(lambda x: 2 * x), BAD_ANSWERS, types=False),
@@ -358,7 +380,8 @@ spec("bmc.drawing.sketch.model_sketch", drawing.model_sketch,
            "q": Q,
            "angles": Choice(["joint", "segment", None], optional=True),
            "values": Flag(), "gravity": Flag(), "numbers": Flag(), "ax": AX},
-     examples=4)
+     # a model names its coordinates (FourSegmentModel: phi), as its check_state says
+     aliases=STATE_ALIASES, examples=4)
 POSES = st.fixed_dictionaries({"lead": st.sampled_from([(2,), (6,), (15,)]),
                                "points": st.integers(2, 4)})
 
@@ -503,10 +526,12 @@ spec("bmc.plotting.figure_html", plotting.figure_html,
                           labelled(("int", 3))),
            "width": Int(10, 2000, optional=True), "height": Int(10, 2000, optional=True)})
 spec("bmc.plotting.show", plotting.show,
-     args={"figure": FIG, "alt": Obj(st.text(min_size=1, max_size=40),
-                                     labelled(("empty", ""), ("int", 3))),
-           "caption": Obj(st.one_of(st.just(OMIT), st.text(max_size=20)),
-                          labelled(("int", 3)))}, examples=4)
+     args={"figure": FIG, "alt": Obj(st.text(min_size=1, max_size=40).filter(str.strip),
+                                     labelled(("empty", ""), ("blank", " "), ("int", 3))),
+           # a caption is a non-empty sentence (or None): blank text is a hostile value
+           "caption": Obj(st.one_of(st.just(OMIT), st.just(None),
+                                    st.text(min_size=1, max_size=20).filter(str.strip)),
+                          labelled(("int", 3), ("empty", ""), ("blank", "  ")))}, examples=4)
 
 
 def _axes():
