@@ -1168,19 +1168,26 @@ def test_the_fills_never_reached_the_host(resources):
 
 
 # ----------------------------------------------------------------------------- cross-talk
+def _set1_batch(who: Instructor, dist: Path, subs: Path, out: str) -> tuple[Path, list[str]]:
+    """A fresh output folder of the instructor's and grade.py's arguments for a set-1 batch."""
+    out_dir = subs.parent / out
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir()
+    who.own(out_dir)
+    return out_dir, [str(subs), "--autograder",
+                     str(dist / "01_one_link" / "01_one_link-autograder.zip"),
+                     "--out", str(out_dir / "grades.csv"), "--json",
+                     str(out_dir / "grades.json"), "--jobs", "2"]
+
+
 def test_two_submissions_side_by_side_share_no_keyring(who, work, dist):
     subs = _folder(who, work, "crosstalk")
     solution = _notebooks(dist)["solution-01"]
     for role in ("plant", "seek"):
         (subs / f"xtalk_{role}.ipynb").write_text(_with(solution, XTALK.replace("ROLE", role)))
-    out_dir = subs.parent / "crosstalk-out"
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir()
-    who.own(out_dir)
-    args = [str(subs), "--autograder", str(dist / "01_one_link" / "01_one_link-autograder.zip"),
-            "--out", str(out_dir / "grades.csv"), "--json", str(out_dir / "grades.json"),
-            "--jobs", "2", "--time-limit", str(WALL), "--cell-time-limit", str(CELL)]
+    out_dir, args = _set1_batch(who, dist, subs, "crosstalk-out")
+    args += ["--time-limit", str(WALL), "--cell-time-limit", str(CELL)]
     proc = who.run(args, outfile=out_dir / "keyring.json", env=_env())
     stdout, stderr = proc.communicate(timeout=300)
     rows = {r["student_id"]: r for r in json.loads((out_dir / "grades.json").read_text())}
@@ -1206,14 +1213,8 @@ def test_roster_mode_refuses_unlisted_files_and_lists_missing_students(who, work
     roster = subs.parent / "roster.csv"
     roster.write_text("file,student_id\nr1.ipynb,s001\nr2.ipynb,s002\nghost.ipynb,s003\n")
     roster.chmod(0o644)
-    out_dir = subs.parent / "roster-out"
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir()
-    who.own(out_dir)
-    args = [str(subs), "--autograder", str(dist / "01_one_link" / "01_one_link-autograder.zip"),
-            "--ids", str(roster), "--out", str(out_dir / "grades.csv"),
-            "--json", str(out_dir / "grades.json"), "--jobs", "2"]
+    out_dir, args = _set1_batch(who, dist, subs, "roster-out")
+    args += ["--ids", str(roster)]
     proc = who.run(args, outfile=out_dir / "keyring.json", env=_env())
     stdout, stderr = proc.communicate(timeout=300)
     rows = json.loads((out_dir / "grades.json").read_text())
