@@ -378,8 +378,9 @@ def _information(cov: ArrayLike, m: int,
         raise ValueError(
             f"cov of shape {cov.shape} is read as covariance matrices (..., {m}, {m}), and one "
             f"is singular; got a matrix with determinant 0: give positive definite "
-            f"covariances, or variances of shape (F, {m}) for F != {m} frames (F = {m} reads "
-            "as matrices)") from None
+            f"covariances, or variances of shape (F, {m}) for F != {m} frames; {m} frames of "
+            f"variances read as matrices, so pass them as diagonal ones, "
+            f"var[..., None] * np.eye({m})") from None
 
 
 def weighted_least_squares(

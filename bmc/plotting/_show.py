@@ -9,6 +9,8 @@ import os
 import warnings
 from collections.abc import Sequence
 
+from bmc._validation import flag
+
 __all__ = ["CHECK_VARIABLE", "FigureWarning", "cropped_png", "figure_html", "show", "tight_png"]
 
 
@@ -146,9 +148,7 @@ def tight_png(figure, *, fallback: bool = True) -> bytes | None:
 
     if not isinstance(figure, Figure):
         raise TypeError(f"figure must be a Matplotlib Figure; got {type(figure).__name__}")
-    if not isinstance(fallback, bool):
-        raise TypeError(f"fallback must be True or False; got {type(fallback).__name__} "
-                        f"{fallback!r}")
+    fallback = flag(fallback, "fallback")
     rc = mpl.rcParams
     usable = rc["savefig.dpi"] in ("figure", figure.dpi) and not (
         rc["savefig.transparent"] or rc["savefig.facecolor"] != "auto"
