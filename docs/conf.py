@@ -62,6 +62,8 @@ html_extra_path = ["_extra"] if (HERE / "_extra").is_dir() else []
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["bmc.css"]
+# Figure boxes that scroll on a narrow screen become named keyboard stops (see the file).
+html_js_files = ["figure-scroll.js"]
 
 # Notebooks: rendered from their stored, nbval-checked outputs; never executed here.
 nb_execution_mode = "off"

@@ -1006,3 +1006,89 @@ def test_focus_is_visible_and_a_wide_formula_scrolls_by_keyboard(site: Path) -> 
     invisible = [f"{box['tag']} {box['text']!r}" for box, changed in seen if changed < 20]
     assert not invisible, "focus not visible on: " + "; ".join(invisible)
     assert all(step > 0 for step in scrolled), f"formulas that did not scroll: {scrolled}"
+
+
+# A phone: 375 px window, 343 px of column. A notebook figure is checked for text of at least
+# 7 pt where it shows 600 px wide, or at its own width if narrower (bmc.plotting.check_figure);
+# squeezed into 343 px, 7 pt would show at about 4 pt.
+PHONE = {"width": 375, "height": 812}
+LEGIBLE_PX = 600  # [CSS px] the width check_figure reads a picture's text at
+
+_FIGURES = """() => [...document.querySelectorAll('main img')]
+  .filter(i => i.closest('div.cell_output, figure.bmc-figure')).map(i => {
+    const box = i.closest('div.cell_output, figure.bmc-figure');
+    return {src: i.src.split('/').pop().slice(0, 16), natural: i.naturalWidth,
+            shown: i.getBoundingClientRect().width, column: box.clientWidth,
+            scrolls: box.scrollWidth > box.clientWidth + 1, stop: box.tabIndex >= 0,
+            name: box.getAttribute('aria-label') || '', role: box.getAttribute('role')};
+  })"""
+
+
+@pytest.mark.browser
+def test_figures_keep_legible_text_on_a_phone(site: Path) -> None:
+    """On a 375 px phone every notebook figure shows at least 600 px (or its own width) wide:
+    its box scrolls sideways, is a named keyboard stop and scrolls with the arrow keys, and
+    axe-core finds no violation at that width; on a 1280 px screen no figure box scrolls.
+    The control squeezes the pictures back to the column and must be caught."""
+    _need_chromium()
+    axe = _need_axe(_axe_script())
+    pages = sorted(p for p in _pages(site) if p.parent.name == "notebooks")
+    assert len(pages) >= 6, [p.name for p in pages]
+
+    async def visit() -> dict[str, dict]:
+        from playwright.async_api import async_playwright
+
+        out: dict[str, dict] = {}
+        async with async_playwright() as p:
+            browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            phone = await browser.new_page(viewport=PHONE)
+            wide = await browser.new_page(viewport={"width": 1280, "height": 900})
+            for path in pages:
+                url = path.as_uri()
+                await phone.goto(url, wait_until="load", timeout=PAGE_TIMEOUT)
+                await phone.wait_for_timeout(100)  # figure-scroll.js marks on the next frame
+                found = {"phone": await phone.evaluate(_FIGURES)}
+                box = await phone.query_selector('div.cell_output[tabindex="0"]')
+                if box is not None:
+                    await box.focus()
+                    await phone.keyboard.press("ArrowRight")
+                    await phone.wait_for_timeout(400)  # keyboard scrolling is animated
+                    found["scrolled"] = await box.evaluate("b => b.scrollLeft")
+                await phone.add_script_tag(path=str(axe))
+                found["axe"] = await phone.evaluate(_AXE, [AXE_TAGS, AXE_RULES, AXE_EXCLUDE])
+                await phone.add_style_tag(content="main img { max-width: 100% !important; }")
+                found["squeezed"] = await phone.evaluate(_FIGURES)
+                await wide.goto(url, wait_until="load", timeout=PAGE_TIMEOUT)
+                await wide.wait_for_timeout(100)
+                found["wide"] = await wide.evaluate(_FIGURES)
+                out[path.name] = found
+            await browser.close()
+        return out
+
+    results = _in_thread(visit())
+    problems, figures, squeezed = [], 0, 0
+
+    def narrow(f: dict) -> bool:  # shown narrower than the width its text was checked at
+        return f["shown"] < min(f["natural"], LEGIBLE_PX) - 1
+
+    for name, r in results.items():
+        figures += len(r["phone"])
+        for f in r["phone"]:
+            if narrow(f):
+                problems.append(f"{name}: {f['src']} shows {f['shown']:.0f} px wide on a phone "
+                                f"({f['natural']} px picture)")
+            if f["scrolls"] and not (f["stop"] and f["name"] and f["role"] == "region"):
+                problems.append(f"{name}: {f['src']}'s box scrolls but is not a named stop")
+            if f["stop"] and not f["scrolls"]:
+                problems.append(f"{name}: {f['src']}'s box is a stop but does not scroll")
+        if any(f["scrolls"] for f in r["phone"]) and not r.get("scrolled", 0) > 0:
+            problems.append(f"{name}: a figure box did not scroll with ArrowRight")
+        if r["axe"]:
+            problems.append(f"{name} on a phone: {_violations(r['axe'])}")
+        for f in r["wide"]:
+            if f["scrolls"] or f["stop"] or f["shown"] < min(f["natural"], f["column"]) - 1:
+                problems.append(f"{name} at 1280 px: {f['src']} changed ({f})")
+        squeezed += sum(narrow(f) for f in r["squeezed"])
+    assert figures >= 40, f"only {figures} figures on the notebook pages"
+    assert squeezed >= figures // 2, f"the control was not caught: {squeezed} squeezed"
+    assert not problems, "\n".join(problems)

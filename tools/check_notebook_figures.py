@@ -2,9 +2,10 @@
 
 Runs each notebook top to bottom in a fresh kernel (working directory ``notebooks/``, as
 ``tools/run_notebooks.py`` does) with one cell put first that wraps IPython's
-``print_figure``: every Matplotlib figure the notebook displays, through
-``bmc.plotting.show``, ``plt.show()`` or as a cell's last value, is checked just before it
-is turned into a picture. Nothing is written back to the notebook.
+``print_figure`` and the check of ``bmc.plotting.show`` (which draws its picture without
+``print_figure``): every Matplotlib figure the notebook displays, through
+``bmc.plotting.show``, ``plt.show()`` or as a cell's last value, is checked once, just
+before it is turned into a picture. Nothing is written back to the notebook.
 
     python tools/check_notebook_figures.py                         # every course notebook
     python tools/check_notebook_figures.py notebooks/02_two_link.ipynb --json report.json
@@ -32,14 +33,23 @@ import IPython.core.pylabtools as _pylabtools
 from IPython import get_ipython as _get_ipython
 from bmc.plotting import check_figure as _check_figure
 _print_figure = _pylabtools.print_figure
+import bmc.plotting._show as _show
+_seen = set()  # figures show() has checked, by id (its picture needs no second check)
+def _record(fig):
+    problems = [str(p) for p in _check_figure(fig)]
+    with open(_os.environ["BMC_FIGURE_REPORT"], "a") as out:
+        out.write(_json.dumps({"cell": _get_ipython().user_ns.get("__bmc_cell__"),
+                               "problems": problems}) + "\n")
 def _checked(fig, *args, **kwargs):
-    if fig.axes:
-        problems = [str(p) for p in _check_figure(fig)]
-        with open(_os.environ["BMC_FIGURE_REPORT"], "a") as out:
-            out.write(_json.dumps({"cell": _get_ipython().user_ns.get("__bmc_cell__"),
-                                   "problems": problems}) + "\n")
+    if fig.axes and id(fig) not in _seen:
+        _record(fig)
+    _seen.discard(id(fig))
     return _print_figure(fig, *args, **kwargs)
+def _show_check(fig):  # show() draws its picture itself, without print_figure
+    _record(fig)
+    _seen.add(id(fig))
 _pylabtools.print_figure = _checked
+_show._check = _show_check
 '''
 
 

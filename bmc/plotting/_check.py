@@ -292,10 +292,12 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
        (reference lines across the whole axes, ``axhline``/``axvline``, are background like
        grid lines; shaded spans and other patches too);
     3. **small text**: shown ``width`` pixels wide (600 CSS px: the course website shows a
-       figure 520-620 px wide on a computer), no text is smaller than ``min_text`` points
-       (7 pt). The width is that of the picture a notebook stores (the inline backend crops
-       to the drawn content, ``bbox_inches="tight"``), so text of ``s`` pt in a picture
-       ``W`` in wide shows at ``6.25 s / W`` pt;
+       figure 520-620 px wide on a computer, and keeps it 600 px wide on a phone, where
+       it scrolls sideways), no text is smaller than ``min_text`` points (7 pt). The width
+       is that of the picture a notebook stores (the inline backend crops to the drawn
+       content, ``bbox_inches="tight"``), so text of ``s`` pt in a picture ``W`` in wide
+       shows at ``6.25 s / W`` pt; a picture narrower than ``width`` (``W`` times the
+       figure's dpi) is never enlarged: it shows at its own size, its text at ``s dpi / 96``;
     4. **action and reaction**: a load of :mod:`bmc.drawing` named alike on two segments
        (for example ``M_2`` on the upper arm and on the forearm) is drawn opposite: forces
        within 2.6 degrees of antiparallel, moments with opposite senses of rotation, read
@@ -383,7 +385,9 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
     # text size as the site shows the picture
     tight = figure.get_tightbbox(renderer)
     shown_width = tight.width + 2 * 0.1  # [in] savefig's pad_inches
-    scale = width / (96.0 * shown_width)  # displayed px per CSS px of a 96-dpi inch
+    # the site never enlarges a picture: one narrower than ``width`` shows at its own size
+    shown_px = min(width, shown_width * figure.dpi)
+    scale = shown_px / (96.0 * shown_width)  # displayed px per CSS px of a 96-dpi inch
     small = {}
     for text, _ in boxes:
         size = text.get_fontsize() * scale
@@ -391,7 +395,7 @@ def check_figure(figure, *, min_text: float = MIN_TEXT_PT, width: float = DISPLA
             small.setdefault(round(size, 1), []).append(_name(text))
     for size, names in sorted(small.items()):
         problems.append(FigureProblem(
-            "small text", f"{len(names)} text(s) show at {size:.1f} pt at {width:g} px "
+            "small text", f"{len(names)} text(s) show at {size:.1f} pt at {shown_px:.0f} px "
             f"(the picture is {shown_width:.1f} in wide; at least {min_text:g} pt needed): "
             + ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")))
     problems += _action_reaction(figure)
