@@ -67,10 +67,14 @@ def test_the_report_tool_names_each_defective_figure_and_its_cell(tmp_path):
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     path = tmp_path / "figures.ipynb"
+    # GOOD and the last cell show their figures with bmc.plotting.show, which draws the
+    # picture without IPython's print_figure (the tool once missed every figure after the
+    # first one shown that way)
     nbformat.write(_notebook("%matplotlib inline", "md:## A section", GOOD, "x = 1",
-                             BAD + "plt.show()", "md:## Another", BAD), path)
+                             BAD + "plt.show()", "md:## Another", BAD,
+                             BAD + "bmc.plotting.show(fig, alt='Two words.')"), path)
     report = tool.check_notebook(path)
-    assert [r["cell"] for r in report] == [2, 4, 6]       # every figure shown, in its cell
+    assert [r["cell"] for r in report] == [2, 4, 6, 7]    # every figure shown, in its cell
     assert report[0]["problems"] == []
     for entry in report[1:]:
         assert entry["problems"] == ["overlap: text 'knee' overlaps text 'hip'"]
