@@ -627,3 +627,36 @@ def test_dashed_lines_are_cut_where_they_leave_the_figure_as_agg_cuts_them():
     finite = points[np.isfinite(points[:, 0])]
     assert finite[:, 1].min() >= -1.0 - 1e-3  # and nothing beyond its edge (+1 px)
     plt.close("all")
+
+
+def test_warm_up_waits_while_notebook_cells_run(monkeypatch):
+    """In IPython the warm-up starts after the cell that made it (and every cell of a Run All
+    after it) has ended and ``quiet`` has passed; it stops listening when it is done."""
+    import threading
+    import time
+
+    from IPython.core.events import EventManager, available_events
+
+    from bmc.widgets import _base
+
+    class Shell:  # the part of an IPython shell the warm-up uses
+        events = EventManager(None, available_events)
+
+    shell = Shell()
+    monkeypatch.setattr(_base, "_shell", lambda: shell)
+    ran: list[float] = []
+    done = threading.Event()
+    thread = _base.warm_up(lambda: ran.append(time.monotonic()), done.set, quiet=0.2)
+    time.sleep(0.4)
+    assert ran == []                           # the cell that made the explorer still runs
+    shell.events.trigger("post_run_cell", None)
+    shell.events.trigger("pre_run_cell", None)  # Run All: the next cell starts at once
+    time.sleep(0.4)
+    assert ran == []
+    shell.events.trigger("post_run_cell", None)
+    ended = time.monotonic()
+    assert done.wait(timeout=10)
+    thread.join(timeout=10)
+    assert ran[0] - ended >= 0.2 - 0.01         # after 0.2 s of quiet (+ timer)
+    assert all(not shell.events.callbacks[e] for e in ("pre_run_cell", "post_run_cell"))
+

@@ -46,6 +46,7 @@ import math
 import numbers
 import os
 import re
+import sys
 import time
 import traceback
 import weakref
@@ -700,6 +701,12 @@ def cache_key(value: float) -> float:
     return round(number(value, "value"), 9)
 
 
+def _shell() -> Any:
+    """Return the running IPython shell, or None (IPython is not imported for this)."""
+    ipython = sys.modules.get("IPython")
+    return None if ipython is None else ipython.get_ipython()
+
+
 def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None,
             quiet: float = 1.0) -> Any:
     """Run ``calls`` one after the other in a background thread (fill per-slider caches).
@@ -707,8 +714,11 @@ def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None
     Meant for explorers whose ``update`` caches slow work per slider value: while the
     student reads the figure, the values next to the defaults are computed, so that moving
     a slider finds them ready. While the student moves the sliders the warm-up waits, so
-    that it does not slow the updates down. A call that raises stops the warm-up quietly;
-    the same error then shows in the explorer when the slider reaches that value.
+    that it does not slow the updates down; in IPython it also waits while a cell runs and
+    for ``quiet`` after it (a Run All runs its cells at full speed, not sharing the
+    interpreter with the warm-up: once it did, and notebook 3's cells after the explorer
+    took 1.3 s more). A call that raises stops the warm-up quietly; the same error then
+    shows in the explorer when the slider reaches that value.
 
     Parameters
     ----------
@@ -754,14 +764,39 @@ def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None
     for control in (controls or {}).values():
         control.observe(moved, names="value")
 
+    # In IPython, called from a running cell: wait for it (and the cells after it) to end.
+    shell = _shell()
+    busy = [shell is not None]
+
+    def started(*args: Any) -> None:
+        busy[0] = True
+
+    def finished(*args: Any) -> None:
+        busy[0] = False
+        moved()
+
+    if shell is not None:
+        shell.events.register("pre_run_cell", started)
+        shell.events.register("post_run_cell", finished)
+
     def run() -> None:
-        for call in calls:
-            while (wait := last_move[0] + quiet - time.monotonic()) > 0:
-                time.sleep(wait)
-            try:
-                call()
-            except Exception:  # shown in place when the slider gets there
-                return
+        try:
+            for call in calls:
+                while True:
+                    if busy[0]:
+                        time.sleep(0.05)
+                    elif (wait := last_move[0] + quiet - time.monotonic()) > 0:
+                        time.sleep(wait)
+                    else:
+                        break
+                try:
+                    call()
+                except Exception:  # shown in place when the slider gets there
+                    return
+        finally:
+            if shell is not None:
+                shell.events.unregister("pre_run_cell", started)
+                shell.events.unregister("post_run_cell", finished)
 
     thread = threading.Thread(target=run, name="bmc-explorer-warm-up", daemon=True)
     thread.start()
