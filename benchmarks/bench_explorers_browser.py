@@ -15,7 +15,12 @@ about itself is used.
   to the *last* frame that changed (the figure then unchanged for 0.6 s): how long the
   student waits for the value they stopped at.
 - **drag**: the first slider's thumb dragged across its track with the mouse for ~2 s
-  (a pointer move every ~16 ms); changed frames per second while the pointer moves.
+  (a pointer move every ~16 ms); changed frames per second while the pointer moves, and
+  the slider's value changes per second (the energy explorer's first slider has 9
+  positions: swept across in a second, its value changes about 9 times). A control slider
+  of the page itself, repainting a canvas of an explorer's size with no kernel behind it,
+  is dragged the same way once per phase: the most frames per second this harness and
+  this browser deliver (pointer events arrive no faster than the page draws frames).
 
 Each phase runs idle and under an artificial load (``--load``, default 2: one busy process
 per core of a 2-core machine, ``os.cpu_count()`` of them at the default), with the
@@ -131,11 +136,13 @@ JS_WATCH = """
     return img && img.complete ? img.src : '';
   };
   if (window.__bmcWatch) window.__bmcWatch.stop();
-  const w = {keys: [], moves: [], changes: [], last: figure(), on: true};
+  const w = {keys: [], moves: [], inputs: [], changes: [], last: figure(), on: true};
   const key = () => w.keys.push(performance.now());
   const move = () => w.moves.push(performance.now());
+  const input = () => w.inputs.push(performance.now());  // a slider's value changed
   document.addEventListener('keydown', key, true);
   document.addEventListener('pointermove', move, true);
+  document.addEventListener('input', input, true);
   const loop = (t) => {
     if (!w.on) return;
     const now = figure();
@@ -144,15 +151,17 @@ JS_WATCH = """
   };
   requestAnimationFrame(loop);
   w.stop = () => { w.on = false; document.removeEventListener('keydown', key, true);
-                   document.removeEventListener('pointermove', move, true); };
-  w.reset = () => { w.keys = []; w.moves = []; w.changes = []; };
+                   document.removeEventListener('pointermove', move, true);
+                   document.removeEventListener('input', input, true); };
+  w.reset = () => { w.keys = []; w.moves = []; w.inputs = []; w.changes = []; };
   window.__bmcWatch = w;
 }
 """
 
 JS_READ = """
 () => { const w = window.__bmcWatch;
-        return {keys: w.keys, moves: w.moves, changes: w.changes, now: performance.now()}; }
+        return {keys: w.keys, moves: w.moves, inputs: w.inputs, changes: w.changes,
+                now: performance.now()}; }
 """
 
 
@@ -290,9 +299,45 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
         return {"fps": float("nan"), "moves": len(moves), "frames": 0, "seconds": 0.0}
     t0, t1 = moves[0], moves[-1]
     frames = [t for t in seen["changes"] if t0 <= t <= t1 + 50]
+    values = [t for t in seen["inputs"] if t0 <= t <= t1]
     span = (t1 - t0) / 1000
     return {"fps": len(frames) / span, "moves": len(moves), "frames": len(frames),
+            "values_per_s": len(values) / span, "moves_per_s": len(moves) / span,
             "seconds": span}
+
+
+# The control for the drag: a slider of the page itself that repaints a canvas of an
+# explorer's size on every value, with no kernel behind it. Its frames per second are what
+# this harness and this browser allow at most (pointer events are delivered no faster than
+# the page draws frames); an explorer's drag is read against it.
+JS_CEILING = """
+() => {
+  const d = document.createElement('div');
+  d.className = 'bench-ceiling';
+  d.style.cssText = 'position:fixed;left:300px;top:120px;z-index:9999;background:white';
+  d.innerHTML = '<div class="bmc-controls"><input type="range" min="0" max="100" step="0.5" '
+    + 'value="10" aria-label="control" style="width:400px"></div><div class="bmc-figure">'
+    + '<canvas width="810" height="360"></canvas></div>';
+  document.body.append(d);
+  const ctx = d.querySelector('canvas').getContext('2d');
+  d.querySelector('input').addEventListener('input', (e) => {
+    const v = Number(e.target.value);
+    ctx.fillStyle = 'white'; ctx.fillRect(0, 0, 810, 360); ctx.fillStyle = 'black';
+    for (let k = 0; k < 60; k++) ctx.fillRect(v * 6 + k, 6 * k, 4, 4);
+  });
+}
+"""
+
+
+def drag_ceiling(page) -> dict:
+    """Drag the control slider (no kernel) as the explorers' sliders are dragged."""
+    page.evaluate(JS_CEILING)
+    try:
+        page.evaluate(JS_WATCH, ".bench-ceiling")
+        return _drag(page, page.locator(".bench-ceiling input"))
+    finally:
+        page.evaluate("() => { window.__bmcWatch.stop(); "
+                      "document.querySelector('.bench-ceiling').remove(); }")
 
 
 def measure(page, name: str, renderer: str, presses: int, bursts: int) -> dict:
@@ -381,13 +426,15 @@ def _load() -> list[float]:
 
 def _table(results: dict[str, dict], kernel: dict[str, float]) -> str:
     lines = ["| explorer | p50 [ms] | p95 [ms] | burst median [ms] | burst max [ms] | "
-             "drag [frames/s] | kernel per update [ms] | presses / bursts |",
-             "|---|" + "---:|" * 7]
+             "drag [frames/s] | drag: value changes [1/s] | kernel per update [ms] | "
+             "presses / bursts |",
+             "|---|" + "---:|" * 8]
     for name, r in results.items():
         lines.append(
             f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['burst']:.0f} | "
-            f"{r['burst_max']:.0f} | {r['drag_fps']:.0f} | {kernel.get(name, float('nan')):.0f}"
-            f" | {r['n']} / {r['bursts']} |")
+            f"{r['burst_max']:.0f} | {r['drag_fps']:.0f} | "
+            f"{r['drag'].get('values_per_s', float('nan')):.0f} | "
+            f"{kernel.get(name, float('nan')):.0f} | {r['n']} / {r['bursts']} |")
     return "\n".join(lines)
 
 
@@ -482,12 +529,15 @@ def main(argv: list[str] | None = None) -> int:
                                   f"frames/s (n {r['n']}, misses {r['misses']})", flush=True)
                         load.setdefault("during", _load())
                     kernel = {r: _kernel_seconds(page, names, r) for r in renderers}
+                    ceiling = drag_ceiling(page)
+                    print(f"{phase:5s} control slider without a kernel: drag "
+                          f"{ceiling['fps']:.0f} frames/s", flush=True)
                 finally:
                     if stress:
                         stress.stop()
                 load["after"] = _load()
                 phases[phase] = {"busy": busy, "load": load, "results": results,
-                                 "kernel_ms": kernel}
+                                 "kernel_ms": kernel, "ceiling": ceiling}
             context.close()
     finally:
         proc.terminate()
@@ -506,14 +556,19 @@ def main(argv: list[str] | None = None) -> int:
           f"sliders (keydown to the first changed frame); bursts: {args.bursts} of five "
           f"presses {HAND * 1000:.0f} ms apart (last keydown to the last changed frame); "
           f"drag: the first slider dragged across its track and back for 2 s (changed "
-          f"frames per second); kernel: median time of one update in the kernel (check, "
-          f"update, describe, send)."]
+          f"frames per second, and how often the slider's value changed meanwhile: a "
+          f"slider of few steps changes value less often than a figure could follow); "
+          f"kernel: median time of one update in the kernel (check, update, describe, "
+          f"send)."]
     for phase, data in phases.items():
         load = data["load"]
         for renderer, results in data["results"].items():
             md.append(f"\n## {phase}, {renderer} renderer\n\nLoad average (1/5/15 min) "
                       f"before {load['before']}, during {load.get('during')}, after "
-                      f"{load['after']}; {data['busy']} busy processes of the benchmark.\n\n"
+                      f"{load['after']}; {data['busy']} busy processes of the benchmark. "
+                      f"The control (a slider of the page repainting a canvas of an "
+                      f"explorer's size, no kernel) drags at {data['ceiling']['fps']:.0f} "
+                      f"frames/s: the most this harness and browser deliver.\n\n"
                       + _table(results, data["kernel_ms"][renderer]))
     md.append("\nREADME rows:\n\n" + _readme_rows(phases) + "\n")
     text = "\n".join(md)
