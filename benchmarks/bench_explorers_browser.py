@@ -273,8 +273,37 @@ class _Slider:
         return "ArrowRight" if self.direction > 0 else "ArrowLeft"
 
 
+def _cpu_by_kind() -> dict[int, tuple[str, float]]:
+    """CPU time [s] of every process so far, by pid, with what it is (browser, kernel, ...)."""
+    import psutil
+
+    out = {}
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            cmd = " ".join(proc.info["cmdline"] or [])
+            times = proc.cpu_times()
+        except (psutil.Error, OSError):
+            continue
+        kind = ("browser" if "chrom" in cmd else "kernel" if "ipykernel" in cmd
+                else "jupyter server" if "jupyter" in cmd else "other")
+        out[proc.pid] = (kind, times.user + times.system)
+    return out
+
+
+def _cpu_spent(before: dict, after: dict) -> dict[str, float]:
+    spent: dict[str, float] = {}
+    for pid, (kind, seconds) in after.items():
+        if pid in before:
+            spent[kind] = spent.get(kind, 0.0) + seconds - before[pid][1]
+    return {kind: round(v, 2) for kind, v in sorted(spent.items())}
+
+
 def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
-    """Drag the slider's thumb across its track and back with the mouse, ~1 move per frame."""
+    """Drag the slider's thumb across its track and back with the mouse, ~1 move per frame.
+
+    Also returns the CPU time each kind of process (browser, kernel, Jupyter server, other)
+    spent during the drag: on 2 cores at most twice the wall time in all.
+    """
     box = handle.bounding_box()
     low, high = (float(handle.get_attribute(a)) for a in ("min", "max"))
     value = float(handle.input_value())
@@ -284,6 +313,7 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
     page.mouse.move(x, y)
     page.mouse.down()
     page.evaluate("() => window.__bmcWatch.reset()")
+    cpu_before = _cpu_by_kind()
     start = time.monotonic()
     target = right if right - x > x - left else left
     while time.monotonic() - start < seconds:
@@ -293,6 +323,8 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
         page.mouse.move(x + (target - x) * there, y)
         time.sleep(max(0.0, step - 0.004))
     page.mouse.up()
+    wall = time.monotonic() - start
+    cpu = _cpu_spent(cpu_before, _cpu_by_kind())
     seen = page.evaluate(JS_READ)
     moves = seen["moves"]
     if len(moves) < 2:
@@ -303,7 +335,7 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
     span = (t1 - t0) / 1000
     return {"fps": len(frames) / span, "moves": len(moves), "frames": len(frames),
             "values_per_s": len(values) / span, "moves_per_s": len(moves) / span,
-            "seconds": span}
+            "seconds": span, "cpu": cpu, "wall": round(wall, 2)}
 
 
 # The control for the drag: a slider of the page itself that repaints a canvas of an
@@ -426,16 +458,23 @@ def _load() -> list[float]:
 
 def _table(results: dict[str, dict], kernel: dict[str, float]) -> str:
     lines = ["| explorer | p50 [ms] | p95 [ms] | burst median [ms] | burst max [ms] | "
-             "drag [frames/s] | drag: value changes [1/s] | kernel per update [ms] | "
-             "presses / bursts |",
-             "|---|" + "---:|" * 8]
+             "drag [frames/s] | drag: value changes [1/s] | drag: CPU of browser / kernel "
+             "[s] | kernel per update [ms] | presses / bursts |",
+             "|---|" + "---:|" * 9]
     for name, r in results.items():
+        cpu = r["drag"].get("cpu", {})
         lines.append(
             f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['burst']:.0f} | "
             f"{r['burst_max']:.0f} | {r['drag_fps']:.0f} | "
             f"{r['drag'].get('values_per_s', float('nan')):.0f} | "
+            f"{cpu.get('browser', float('nan')):.1f} / {cpu.get('kernel', float('nan')):.1f}"
+            f" of {r['drag'].get('wall', float('nan')):.1f} | "
             f"{kernel.get(name, float('nan')):.0f} | {r['n']} / {r['bursts']} |")
     return "\n".join(lines)
+
+
+def _cpu_text(cpu: dict[str, float]) -> str:
+    return ", ".join(f"{kind} {seconds:.1f} s" for kind, seconds in cpu.items()) or "n/a"
 
 
 def _met(results: dict[str, dict], *, drag: bool) -> bool:
@@ -568,7 +607,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{load['after']}; {data['busy']} busy processes of the benchmark. "
                       f"The control (a slider of the page repainting a canvas of an "
                       f"explorer's size, no kernel) drags at {data['ceiling']['fps']:.0f} "
-                      f"frames/s: the most this harness and browser deliver.\n\n"
+                      f"frames/s: the most this harness and browser deliver; during its "
+                      f"{data['ceiling'].get('wall', float('nan')):.1f} s drag the processes "
+                      f"used {_cpu_text(data['ceiling'].get('cpu', {}))} of CPU (2 cores: at "
+                      f"most {2 * data['ceiling'].get('wall', float('nan')):.1f} s).\n\n"
                       + _table(results, data["kernel_ms"][renderer]))
     md.append("\nREADME rows:\n\n" + _readme_rows(phases) + "\n")
     text = "\n".join(md)
