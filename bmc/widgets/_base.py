@@ -717,7 +717,8 @@ def warm_up(*calls: Callable[[], Any], controls: Mapping[str, Any] | None = None
     that it does not slow the updates down; in IPython it also waits while a cell runs and
     for ``quiet`` after it (a Run All runs its cells at full speed, not sharing the
     interpreter with the warm-up: once it did, and notebook 3's cells after the explorer
-    took 1.3 s more). A call that raises stops the warm-up quietly; the same error then
+    took 1.3 s more; made outside a cell, from a widget's callback say, it waits for the
+    next cell to end). A call that raises stops the warm-up quietly; the same error then
     shows in the explorer when the slider reaches that value.
 
     Parameters
