@@ -637,16 +637,16 @@ def test_warm_up_waits_while_notebook_cells_run(monkeypatch):
 
     from IPython.core.events import EventManager, available_events
 
-    from bmc.widgets import _base
+    from bmc.widgets import _warm
 
     class Shell:  # the part of an IPython shell the warm-up uses
         events = EventManager(None, available_events)
 
     shell = Shell()
-    monkeypatch.setattr(_base, "_shell", lambda: shell)
+    monkeypatch.setattr(_warm, "_shell", lambda: shell)
     ran: list[float] = []
     done = threading.Event()
-    thread = _base.warm_up(lambda: ran.append(time.monotonic()), done.set, quiet=0.2)
+    thread = _warm.warm_up(lambda: ran.append(time.monotonic()), done.set, quiet=0.2)
     time.sleep(0.4)
     assert ran == []                           # the cell that made the explorer still runs
     shell.events.trigger("post_run_cell", None)

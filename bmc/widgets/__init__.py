@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import importlib
 
-from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
+from bmc.widgets._base import cache_key, explorer, slider_values
+from bmc.widgets._warm import warm_up
 
 _MODULES = (
     "animation", "gait_inverse_dynamics", "joint_reactions", "least_squares_inverse_dynamics",

@@ -13,8 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from bmc.widgets._base import cache_key, explorer, slider_values, warm_up
+from bmc.widgets._base import cache_key, explorer, slider_values
 from bmc.widgets._style import AXES_XYZ, NEUTRAL, series
+from bmc.widgets._warm import warm_up
 from bmc.widgets._widget import twinned
 
 __all__ = ["energy_explorer", "frames_explorer"]
