@@ -392,6 +392,20 @@ def test_checker_catches_text_too_small_at_600_px():
     assert "small text" in _rules(axes[0].figure)
 
 
+def test_a_narrow_picture_is_read_at_its_own_size_not_enlarged():
+    """The site never enlarges a picture: one narrower than 600 px shows at its own size, on a
+    computer and on a phone, so its text is read at dpi / 96 of its size (90 dpi: 0.94)."""
+    fig, ax = plt.subplots(figsize=(3.0, 2.0), dpi=90)  # about 290 px wide (the course's dpi)
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("time [s]", fontsize=7.0)         # 6.6 pt at its own size
+    problems = check_figure(fig)
+    assert [p.rule for p in problems] == ["small text"], problems
+    shown = float(re.search(r"show at ([0-9.]+) pt", problems[0].message).group(1))
+    assert shown == pytest.approx(7.0 * fig.dpi / 96.0, abs=0.05)  # rounded to 0.1 pt
+    ax.set_xlabel("time [s]", fontsize=8.0)         # 7.5 pt: legible
+    assert [p.rule for p in check_figure(fig)] == []
+
+
 def test_checker_catches_action_and_reaction_drawn_alike():
     """The old notebook 2 figure: tau_2 drawn counter-clockwise on both segments."""
     fig, axes = plt.subplots(1, 2, figsize=(WIDTH, 3.5), layout="constrained")
