@@ -1,8 +1,8 @@
 """Filling an explorer's caches in the background while the student reads the figure.
 
 :func:`warm_up` runs slow per-slider-value work (an integration, a simulation) in a daemon
-thread, nearest values first, and steps aside while the student moves a slider and, in
-IPython, while notebook cells run.
+thread, in the order given (an explorer lists the values next to its defaults first), and
+steps aside while the student moves a slider and, in IPython, while notebook cells run.
 """
 
 from __future__ import annotations
