@@ -34,7 +34,8 @@ from IPython import get_ipython as _get_ipython
 from bmc.plotting import check_figure as _check_figure
 _print_figure = _pylabtools.print_figure
 import bmc.plotting._show as _show
-_seen = set()  # figures show() has checked, by id (its picture needs no second check)
+_seen = set()  # figures show() has checked in this cell, by id (no second check)
+_get_ipython().events.register("post_run_cell", lambda *args: _seen.clear())
 def _record(fig):
     problems = [str(p) for p in _check_figure(fig)]
     with open(_os.environ["BMC_FIGURE_REPORT"], "a") as out:
