@@ -116,6 +116,32 @@ def refuses_in_place():
     return check
 
 
+@pytest.fixture
+def record_sent():
+    """Return ``record(box)``: the list of messages the explorer's view sends from now on.
+
+    Each message's buffers are put back in their places, as the browser puts them: in a
+    patch's ``items``, in a sweep answer's ``frames`` (bmc.widgets._sweep).
+    """
+
+    def record(box) -> list:
+        sent: list = []
+
+        def send(content, buffers=None):
+            home = content["frames"] if content.get("type") == "frames" else content.get("items")
+            for path, buffer in zip(content.get("paths", []), buffers or [], strict=True):
+                target = home
+                for key in path[:-1]:
+                    target = target[key]
+                target[path[-1]] = buffer
+            sent.append(content)
+
+        box.view.send = send
+        return sent
+
+    return record
+
+
 def pytest_sessionfinish(session):
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: hand the counts to the controller

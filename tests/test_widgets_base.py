@@ -41,30 +41,14 @@ def _sine_explorer(calls: list, *, raise_if=None, renderer="canvas", values=None
     return box, controls, fig, moving, t
 
 
-def _record(box) -> list:
-    sent: list = []
-
-    def send(content, buffers=None):
-        # the buffers back in their places, as the browser puts them (bytes, float32)
-        for path, buffer in zip(content.get("paths", []), buffers or [], strict=True):
-            target = content["items"]
-            for key in path[:-1]:
-                target = target[key]
-            target[path[-1]] = buffer
-        sent.append(content)
-
-    box.view.send = send
-    return sent
-
-
 def _points(item) -> np.ndarray:
     return np.frombuffer(item["pts"], dtype=np.float32).reshape(-1, 2)
 
 
-def test_burst_runs_update_once_with_the_last_value():
+def test_burst_runs_update_once_with_the_last_value(record_sent):
     calls: list = []
     box, controls, *_ = _sine_explorer(calls)
-    sent = _record(box)
+    sent = record_sent(box)
     assert calls == [(1, 0.0)]  # the default, once, at construction
 
     async def burst() -> None:
@@ -79,10 +63,10 @@ def test_burst_runs_update_once_with_the_last_value():
     plt.close("all")
 
 
-def test_without_a_running_loop_every_change_runs_and_a_return_is_not_recomputed():
+def test_without_a_running_loop_every_change_runs_and_a_return_is_not_recomputed(record_sent):
     calls: list = []
     box, controls, *_ = _sine_explorer(calls)
-    _record(box)
+    record_sent(box)
     controls["phase"].value = 0.3
     controls["frequency"].value = 2
     assert calls == [(1, 0.0), (1, 0.3), (2, 0.3)]
@@ -97,10 +81,10 @@ def test_without_a_running_loop_every_change_runs_and_a_return_is_not_recomputed
     plt.close("all")
 
 
-def test_update_sends_only_the_changed_line_in_canvas_pixels():
+def test_update_sends_only_the_changed_line_in_canvas_pixels(record_sent):
     calls: list = []
     box, controls, fig, moving, t = _sine_explorer(calls)
-    sent = _record(box)
+    sent = record_sent(box)
     controls["frequency"].value = 3
     assert len(sent) == 1
     items = sent[0]["items"]
@@ -126,7 +110,7 @@ def test_update_sends_only_the_changed_line_in_canvas_pixels():
     plt.close("all")
 
 
-def test_changed_limits_resend_the_ticks_and_only_lines_whose_pixels_moved():
+def test_changed_limits_resend_the_ticks_and_only_lines_whose_pixels_moved(record_sent):
     t = np.linspace(0.0, 1.0, 11)
     fig, ax = plt.subplots()
     (scaled,) = ax.plot(t, t)
@@ -137,7 +121,7 @@ def test_changed_limits_resend_the_ticks_and_only_lines_whose_pixels_moved():
         ax.set_ylim(0.0, gain)
 
     box = explorer(fig, update, {"gain": widgets.FloatSlider(value=1.0, min=1.0, max=10.0)})
-    sent = _record(box)
+    sent = record_sent(box)
     box.controls["gain"].value = 10.0
     # y = gain t on limits (0, gain) lands on the same pixels: only the constant line (now
     # lower on the canvas) and the tick labels change.
@@ -146,10 +130,10 @@ def test_changed_limits_resend_the_ticks_and_only_lines_whose_pixels_moved():
     plt.close("all")
 
 
-def test_static_figure_at_the_defaults_is_in_the_mimebundle():
+def test_static_figure_at_the_defaults_is_in_the_mimebundle(record_sent):
     calls: list = []
     box, controls, fig, *_ = _sine_explorer(calls)
-    _record(box)
+    record_sent(box)
     controls["frequency"].value = 4  # the static figure stays the one at the defaults
     bundle, metadata = box._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == box.model_id
@@ -167,10 +151,10 @@ def test_static_figure_at_the_defaults_is_in_the_mimebundle():
     plt.close("all")
 
 
-def test_an_error_in_update_is_shown_in_place_and_cleared_after():
+def test_an_error_in_update_is_shown_in_place_and_cleared_after(record_sent):
     calls: list = []
     box, controls, *_ = _sine_explorer(calls, raise_if=lambda f, p: f == 2)
-    sent = _record(box)
+    sent = record_sent(box)
     errors = box.children[-1]
     controls["frequency"].value = 2
     assert len(errors.outputs) == 1
@@ -185,7 +169,7 @@ def test_an_error_in_update_is_shown_in_place_and_cleared_after():
 
 
 @pytest.mark.parametrize("renderer", ["canvas", "png"])
-def test_values_are_what_the_explorer_shows_and_its_sliders_say(renderer):
+def test_values_are_what_the_explorer_shows_and_its_sliders_say(renderer, record_sent):
     calls: list = []
     box, controls, fig, moving, t = _sine_explorer(calls, renderer=renderer,
                                                    values={"frequency": 3, "phase": 1.5})
@@ -198,7 +182,7 @@ def test_values_are_what_the_explorer_shows_and_its_sliders_say(renderer):
         default_box, *_ = _sine_explorer(calls)
         default = base64.b64decode(default_box._repr_mimebundle_()[0]["image/png"])
         assert shown != default
-        _record(box)
+        record_sent(box)
         controls["frequency"].value = 1  # moving back to the default recomputes
         controls["phase"].value = 0.0
         np.testing.assert_allclose(moving.get_ydata(), np.sin(2 * np.pi * t))
@@ -280,7 +264,8 @@ def _patch_euler(monkeypatch, replacement) -> None:
             monkeypatch.setattr(module, "euler_double_pendulum", replacement)
 
 
-def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monkeypatch):
+def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monkeypatch,
+                                                                           record_sent):
     import bmc.simulate
     from bmc.widgets import matrix_formalism as matrix_form
 
@@ -300,7 +285,7 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
     # caches filled on demand only
     monkeypatch.setattr(matrix_form, "warm_up", lambda *calls, **kwargs: None)
     box = matrix_form.energy_explorer(duration=1.0)
-    _record(box)
+    record_sent(box)
     log_dt, log_rtol = box.controls.values()
     assert counts == {"euler": 1, "dop853": 1}
     log_rtol.value = -8.0
@@ -314,7 +299,7 @@ def test_energy_explorer_recomputes_only_the_integrator_whose_slider_moved(monke
     plt.close("all")
 
 
-def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch):
+def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch, record_sent):
     from bmc.widgets import matrix_formalism as matrix_form
 
     steps: list[float] = []
@@ -326,7 +311,7 @@ def test_energy_explorer_warm_up_computes_each_slider_value_once(monkeypatch):
 
     _patch_euler(monkeypatch, counted_euler)
     box = matrix_form.energy_explorer(duration=0.5)
-    _record(box)
+    record_sent(box)
     box.warm_up.join(timeout=60)
     assert not box.warm_up.is_alive()
     log_dt = box.controls["log_dt"]
@@ -365,12 +350,13 @@ _EXPLORERS = {
 
 
 @pytest.mark.parametrize("name", list(_EXPLORERS))
-def test_every_course_explorer_draws_in_the_browser_and_each_slider_sends_a_patch(name):
+def test_every_course_explorer_draws_in_the_browser_and_each_slider_sends_a_patch(name,
+                                                                                  record_sent):
     import importlib
 
     module, function = _EXPLORERS[name]
     box = getattr(importlib.import_module(f"bmc.widgets.{module}"), function)()
-    sent = _record(box)
+    sent = record_sent(box)
     assert box.view.scene, "the first state holds the figure's items"
     sliders = [w for w in box.controls.values()
                if isinstance(w, (widgets.FloatSlider, widgets.FloatLogSlider, widgets.IntSlider))]
@@ -423,10 +409,10 @@ def test_animation_player_sends_poses_once_and_links_play_to_the_frame():
     plt.close("all")
 
 
-def test_a_line_whose_data_and_view_stay_is_not_transformed_again(monkeypatch):
+def test_a_line_whose_data_and_view_stay_is_not_transformed_again(monkeypatch, record_sent):
     calls: list = []
     box, controls, fig, moving, t = _sine_explorer(calls)
-    sent = _record(box)
+    sent = record_sent(box)
     scene = box.view._scene
     read: list = []
     pixels = Scene._line_pixels
@@ -448,7 +434,7 @@ def test_a_line_whose_data_and_view_stay_is_not_transformed_again(monkeypatch):
     plt.close("all")
 
 
-def test_each_artist_is_one_item_and_a_new_title_is_always_sent():
+def test_each_artist_is_one_item_and_a_new_title_is_always_sent(record_sent):
     # Matplotlib 3.11 lists the suptitle in fig.texts too; it must be one item, and what
     # clears an artist's stale flag (a draw, a second reading) must not keep a title old.
     t = np.linspace(0.0, 1.0, 11)
@@ -460,7 +446,7 @@ def test_each_artist_is_one_item_and_a_new_title_is_always_sent():
         fig.suptitle(f"gain {gain:.1f}")
 
     box = explorer(fig, update, {"gain": widgets.FloatSlider(value=1.0, min=1.0, max=3.0)})
-    sent = _record(box)
+    sent = record_sent(box)
     texts = [item for item in box.view.scene.values() if item["kind"] == "text"
              and item["t"] == "gain 1.0"]
     assert len(texts) == 1, "the suptitle is sent once"
@@ -539,10 +525,10 @@ def test_markers_keep_their_shape_and_markevery():
     plt.close("all")
 
 
-def test_values_from_the_browser_are_put_on_the_step_and_answered():
+def test_values_from_the_browser_are_put_on_the_step_and_answered(record_sent):
     calls: list = []
     box, controls, *_ = _sine_explorer(calls)
-    sent = _record(box)
+    sent = record_sent(box)
     view = box.view
     # as a browser may send them: 0.30000000000000004, an int slider's 2.0000001
     view._handle_custom_msg({"type": "set", "seq": 7,

@@ -472,6 +472,12 @@ class _Explorer:
         self.failed = False
         self.muted = False  # True while values from the browser are written to the controls
         self.seconds: collections.deque = collections.deque(maxlen=512)  # per update [s]
+        self.elsewhere = False  # the figure shows a frame computed ahead (bmc.widgets._sweep)
+        self.restore_handle = None  # when it goes back to the values drawn
+
+    def checked(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Each value as its control accepts it (raises naming the control otherwise)."""
+        return _checked(self.specs, values)
 
     def browser_values(self, values: Mapping[str, Any]) -> dict:
         return {name: self.specs[name].to_browser(v) for name, v in values.items()}
@@ -480,6 +486,11 @@ class _Explorer:
         self.draw(None)
 
     def on_message(self, widget: Any, content: Any, buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sweep":
+            from bmc.widgets import _sweep
+
+            _sweep.answer(self, content)
+            return
         if not isinstance(content, dict) or content.get("type") != "set":
             return
         seq = content.get("seq")
@@ -511,7 +522,7 @@ class _Explorer:
 
     def draw(self, seq: int | None) -> None:
         values = _values(self.controls)
-        if values == self.drawn and not self.failed:
+        if values == self.drawn and not self.failed and not self.elsewhere:
             if seq is not None:
                 self.view.apply(seq=seq)  # e.g. a burst that came back to where it started
             return
@@ -522,6 +533,9 @@ class _Explorer:
             self.view.apply(seq=seq)
             return
         start = time.perf_counter()
+        if self.restore_handle is not None:  # drawn here: no need to put it back later
+            self.restore_handle.cancel()
+            self.restore_handle = None
         try:
             self.update(**checked)
             text = self.describe()
@@ -538,7 +552,7 @@ class _Explorer:
             return
         if self.errors.outputs:  # a message from a refused value or a failed update
             self.errors.outputs = ()
-        self.drawn, self.failed = values, False
+        self.drawn, self.failed, self.elsewhere = values, False, False
 
 
 def _build(fig: Any, update: Callable[..., None], controls: Mapping[str, Any],

@@ -23,6 +23,14 @@ arrow key never builds a queue, however slow the machine. The browser paints a p
 once, or at the next animation frame when it has painted within this one. After each paint
 the view's element carries ``data-version`` (the kernel's patch count drawn) and
 ``data-frames`` (paints so far); ``data-uid`` names the explorer for the browser tests.
+
+Frames computed ahead (:mod:`bmc.widgets._sweep`): while the pointer is on a slider (or
+after a key moved it) and nothing else waits, the browser asks the kernel for the figure
+at that slider's positions nearest its value, a few per message, and keeps them by the
+other controls' values. A value with such a frame is drawn at once, with no round trip;
+the kernel is told once the values rest (``SYNC_AFTER`` in explorer.js), and
+``data-busy`` stays ``"1"`` until it has drawn them. ``data-held`` counts the frames
+received, ``data-ahead`` the paints drawn from them.
 """
 
 from __future__ import annotations

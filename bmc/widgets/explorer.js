@@ -4,6 +4,22 @@
 const stores = new Map();  // model id -> {items, version, state, views, ...}
 const ACK_TIMEOUT = 4000;  // [ms] an answer lost (kernel restarted): send the latest anyway
 const ANNOUNCE_AFTER = 700;  // [ms] of no change before the live region speaks
+// Frames computed ahead along one slider (bmc/widgets/_sweep.py): how far from its value,
+// when the pointer is on it (a drag's reach) or it has the keyboard focus (the next presses)
+const REACH_POINTER = 48, REACH_KEYS = 12;
+const SWEEP_ASK = 8;  // positions asked per message (the kernel may answer fewer)
+const SYNC_AFTER = 250;  // [ms] values shown from frames rest this long before the kernel is told
+const SWEEP_BYTES = 48e6;  // frames kept per explorer, at most (then the oldest go)
+
+function sliders(specs) {
+  return specs.filter((sp) => sp.kind === "range" || sp.kind === "log");
+}
+function positions(spec) { return Math.round((spec.max - spec.min) / spec.step) + 1; }
+function position(spec, v) { return Math.round((v - spec.min) / spec.step); }
+function context(specs, values, name) {  // the frames of one slider hold for these values
+  return JSON.stringify([name, specs.filter((sp) => sp.name !== name)
+    .map((sp) => values[sp.name])]);
+}
 
 function f32(v) {
   if (v instanceof Float32Array) return v;
@@ -37,28 +53,153 @@ function store(model) {
     const items = {};
     for (const [id, item] of Object.entries(model.get("scene") || {})) items[id] = convert(item);
     const state = model.get("state") || {};
+    const specs = model.get("controls") || [];
     const s = {items, version: model.get("version"), values: {...(state.values || {})},
                description: state.description || "", views: new Set(), png: null,
-               seq: 0, inflight: null, sentAt: 0, pending: null, timer: null};
+               seq: 0, inflight: null, sentAt: 0, pending: null, timer: null,
+               // frames along sliders: context -> {frames: Map(position -> frame), done}
+               sweeps: new Map(), bytes: 0, armed: null, unsynced: false, syncTimer: null,
+               sweeping: false, held: 0, heading: 0, movedAt: -1e9};
+    s.local = {...s.values};  // what the controls show (the student's latest)
     const png = model.get("background");
     if (model.get("mode") === "png" && png && png.byteLength) s.png = blobUrl(png);
-    s.pump = () => {
-      if (s.inflight !== null && performance.now() - s.sentAt < ACK_TIMEOUT) return;
-      if (!s.pending) return;
+    const ranges = Object.fromEntries(sliders(specs).map((sp) => [sp.name, sp]));
+    const canSweep = model.get("mode") === "canvas" && Object.keys(ranges).length > 0;
+    s.send = (content) => {
       s.seq += 1;
       s.inflight = s.seq;
       s.sentAt = performance.now();
-      model.send({type: "set", values: s.pending, seq: s.seq});
-      s.pending = null;
+      model.send({...content, seq: s.seq});
       clearTimeout(s.timer);
       s.timer = setTimeout(s.pump, ACK_TIMEOUT + 10);
     };
-    s.request = (values) => {
-      s.pending = {...values};
+    s.pump = () => {
+      if (s.inflight !== null && performance.now() - s.sentAt < ACK_TIMEOUT) return;
+      if (s.pending) {
+        s.sweeping = false;
+        s.send({type: "set", values: s.pending});
+        s.pending = null;
+        return;
+      }
+      const ask = s.nextSweep();
+      if (ask) {
+        s.sweeping = true;
+        s.send({type: "sweep", control: ask.name, ctx: ask.ctx, values: {...s.local},
+                at: ask.at});
+      }
+    };
+    // The frame for these values, if computed ahead: {items, description}
+    s.frameFor = (values) => {
+      for (const name in ranges) {
+        const entry = s.sweeps.get(context(specs, values, name));
+        const f = entry && entry.frames.get(position(ranges[name], values[name]));
+        if (f) {
+          if (!f.all) {  // the items the kernel held then, with the frame's changes
+            f.all = {...f.base};
+            for (const [id, item] of Object.entries(f.items)) {
+              if (item === null) delete f.all[id]; else f.all[id] = item;
+            }
+          }
+          return f;
+        }
+      }
+      return null;
+    };
+    s.nextSweep = () => {  // positions of the armed slider nearest its value, not yet asked
+      const a = s.armed;
+      if (!a || !canSweep) return null;
+      const spec = ranges[a.name], ctx = context(specs, s.local, a.name);
+      const entry = s.sweeps.get(ctx);
+      if (entry && entry.done) return null;
+      const n = positions(spec), now = position(spec, s.local[a.name]), at = [];
+      const ask = (k) => {
+        if (k >= 0 && k < n && at.length < SWEEP_ASK && !(entry && entry.tried.has(k))) {
+          at.push([k, snap(spec, spec.min + k * spec.step)]);
+        }
+      };
+      ask(now);
+      // moving: the positions it is heading for first; at rest: both sides alike
+      const heading = performance.now() - s.movedAt < 300 ? s.heading : 0;
+      if (heading) {
+        for (let d = 1; d <= a.reach; d++) ask(now + heading * d);
+        for (let d = 1; d <= a.reach; d++) ask(now - heading * d);
+      } else {
+        for (let d = 1; d <= a.reach; d++) { ask(now + d); ask(now - d); }
+      }
+      return at.length ? {name: a.name, ctx, at} : null;
+    };
+    s.arm = (name, reach) => {  // a slider the student is about to move (reach 0: left it)
+      if (!canSweep || !(name in ranges)) return;
+      if (!reach) {
+        if (s.armed && s.armed.name === name) s.armed = null;
+        return;
+      }
+      const wider = s.armed && s.armed.name === name ? Math.max(reach, s.armed.reach) : reach;
+      s.armed = {name, reach: wider};
       s.pump();
+    };
+    s.request = (values) => {
+      for (const name in ranges) {  // which way a slider moves (frames ahead go that way)
+        if (values[name] !== s.local[name]) {
+          s.heading = Math.sign(values[name] - s.local[name]);
+          s.movedAt = performance.now();
+        }
+      }
+      s.local = values;
+      clearTimeout(s.syncTimer);
+      if (s.frameFor(values)) {
+        // drawn here and now; the kernel is told once the values rest (its answer is the
+        // same figure)
+        s.pending = null;
+        s.unsynced = true;
+        s.syncTimer = setTimeout(() => {
+          if (!s.unsynced) return;
+          s.unsynced = false;
+          s.pending = {...s.local};
+          s.pump();
+          for (const view of s.views) view.busy();
+        }, SYNC_AFTER);
+        for (const view of s.views) view.schedule();
+      } else {
+        s.unsynced = false;
+        s.pending = {...values};
+        s.pump();
+      }
       for (const view of s.views) view.busy();
     };
     model.on("msg:custom", (msg, buffers) => {
+      if (msg && msg.type === "frames") {
+        putBuffers(msg.frames || [], msg.paths || [], buffers || []);
+        let entry = s.sweeps.get(msg.ctx);
+        if (!entry) {
+          entry = {frames: new Map(), tried: new Set(), done: false};
+          s.sweeps.set(msg.ctx, entry);
+        }
+        const base = {...s.items};  // what the kernel had sent when it computed them
+        for (const f of msg.frames || []) {
+          entry.frames.set(f.k, {items: f.items, description: f.description, base});
+          s.held += 1;
+        }
+        for (const k of msg.tried || []) entry.tried.add(k);
+        if (!(msg.tried || []).length) entry.done = true;  // nothing more comes for it
+        entry.bytes = (entry.bytes || 0)
+          + (buffers || []).reduce((a, b) => a + b.byteLength, 0);
+        let total = 0;
+        for (const e of s.sweeps.values()) total += e.bytes || 0;
+        for (const [key, e] of s.sweeps) {  // the oldest go first
+          if (total <= SWEEP_BYTES || e === entry) break;
+          total -= e.bytes || 0;
+          s.sweeps.delete(key);
+        }
+        if (total > SWEEP_BYTES) entry.done = true;  // this one alone is as much as is kept
+        if (msg.seq !== null && msg.seq !== undefined && msg.seq >= s.inflight) {
+          s.inflight = null;
+        }
+        s.sweeping = false;
+        s.pump();
+        for (const view of s.views) view.busy();
+        return;
+      }
       if (!msg || (msg.type !== "patch" && msg.type !== "png")) return;
       if (msg.type === "patch") {
         putBuffers(msg.items, msg.paths || [], buffers || []);
@@ -290,10 +431,10 @@ function drawTicks(ctx, it, clip) {
   ctx.restore();
 }
 
-function draw(ctx, s, clips) {
+function draw(ctx, items, clips) {
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   const groups = new Map();
-  for (const it of Object.values(s.items)) {
+  for (const it of Object.values(items)) {
     if (!it || !it.on) continue;
     if (!groups.has(it.ax)) groups.set(it.ax, []);
     groups.get(it.ax).push(it);
@@ -343,7 +484,7 @@ function snap(spec, raw) {  // a range input's value on its step, rounded as it 
   return Number(snapped.toFixed(9));
 }
 
-function buildControls(s, specs, onChange) {
+function buildControls(s, specs, onChange, onArm) {
   const box = document.createElement("div");
   box.className = "bmc-controls";
   const id = `bmc-${++counter}`;
@@ -358,7 +499,7 @@ function buildControls(s, specs, onChange) {
     label.htmlFor = inputId;
     label.textContent = spec.label;
     let input, readout = null;
-    const value = s.values[spec.name];
+    const value = s.local[spec.name];
     if (spec.kind === "range" || spec.kind === "log") {
       input = document.createElement("input");
       input.type = "range";
@@ -402,8 +543,20 @@ function buildControls(s, specs, onChange) {
         input.checked = !!v;
       }
     };
-    input.addEventListener(spec.kind === "range" || spec.kind === "log" ? "input" : "change",
-      () => { const v = read(); show(v); onChange(spec.name, v); });
+    const slider = spec.kind === "range" || spec.kind === "log";
+    input.addEventListener(slider ? "input" : "change", () => {
+      const v = read(); show(v); onChange(spec.name, v);
+      // moved by keys: the next positions, computed once the kernel has drawn this one
+      if (slider) onArm(spec.name, REACH_KEYS);
+    });
+    if (slider) {  // the pointer on it: about to be dragged, compute ahead now
+      row.addEventListener("pointerenter", () => onArm(spec.name, REACH_POINTER));
+      input.addEventListener("pointerdown", () => onArm(spec.name, REACH_POINTER));
+      input.addEventListener("blur", () => onArm(spec.name, 0));
+      row.addEventListener("pointerleave", () => {  // passed over, not taken: nothing ahead
+        if (document.activeElement !== input) onArm(spec.name, 0);
+      });
+    }
     inputs[spec.name] = show;
     show(value);
     cell.appendChild(row);
@@ -421,11 +574,9 @@ export default {
     const clips = model.get("clips");
     el.classList.add("bmc-explorer-view");
     el.dataset.uid = model.get("uid");
-    const local = {...s.values};  // what the controls show (the student's latest)
     const controls = buildControls(s, model.get("controls"), (name, value) => {
-      local[name] = value;
-      s.request(local);
-    });
+      s.request({...s.local, [name]: value});
+    }, s.arm);
     const box = document.createElement("div");
     box.className = "bmc-figure";
     box.setAttribute("role", "img");
@@ -462,27 +613,32 @@ export default {
       ctx = canvas.getContext("2d");
     }
     let pending = false, frames = 0, last = -1e9, spoken = s.description, timer = null;
-    const describe = () => {
-      box.setAttribute("aria-label", s.description || "figure");
-      if (s.description !== spoken) {
+    let fromAhead = 0;  // paints of a frame computed ahead (no round trip)
+    const describe = (text) => {
+      box.setAttribute("aria-label", text || "figure");
+      if (text !== spoken) {
         clearTimeout(timer);
         timer = setTimeout(() => {  // once the values rest: one polite announcement
-          spoken = s.description;
-          live.textContent = s.description;
+          spoken = text;
+          live.textContent = text;
         }, ANNOUNCE_AFTER);
       }
     };
     const paint = () => {
       pending = false;
       last = performance.now();
+      // the student's values: a frame computed ahead, else what the kernel sent last
+      const ahead = ctx ? s.frameFor(s.local) : null;
       if (ctx) {
         ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-        draw(ctx, s, clips);
+        draw(ctx, ahead ? ahead.all : s.items, clips);
       } else if (picture && s.png && picture.src !== s.png) {
         picture.src = s.png;
       }
       frames += 1;
-      describe();
+      if (ahead) fromAhead += 1;
+      describe(ahead ? ahead.description : s.description);
+      el.dataset.ahead = String(fromAhead);
       el.dataset.version = String(s.version);
       el.dataset.frames = String(frames);
     };
@@ -495,15 +651,17 @@ export default {
         pending = true;
         requestAnimationFrame(paint);
       },
-      busy() {  // for the tests: an answer still to come from the kernel
-        el.dataset.busy = s.inflight !== null || s.pending ? "1" : "0";
+      busy() {  // for the tests: values the kernel has still to draw
+        el.dataset.busy = (s.inflight !== null && !s.sweeping) || s.pending || s.unsynced
+          ? "1" : "0";
+        el.dataset.held = String(s.held);  // frames computed ahead received so far
       },
       update(answered) {
         // values the kernel set itself (not an answer to this page, nothing waiting)
-        if (s.inflight === null && !s.pending) {
+        if (s.inflight === null && !s.pending && !s.unsynced) {
           for (const [name, show] of Object.entries(controls.inputs)) {
-            if (name in s.values && s.values[name] !== local[name]) {
-              local[name] = s.values[name];
+            if (name in s.values && s.values[name] !== s.local[name]) {
+              s.local = {...s.local, [name]: s.values[name]};
               show(s.values[name]);
             }
           }

@@ -266,6 +266,9 @@ AGG_TOLERANCE = 0.35  # largest channel difference [0-1] that still counts as th
 AGG_LIMIT = 400  # [px]
 AGG_LIMITS = {"01_one_link explorer 1": 650}  # [px] per explorer, where measured above
 AGG_SETTLE_TIMEOUT = 60.0  # [s] for the kernel and the browser to show one state
+# [s] for the frames computed ahead along a slider under the pointer: at most about 100
+# positions of at most 50 ms each on this machine (bmc.widgets._sweep), with room
+AHEAD_TIMEOUT = 30.0
 
 # Slider tracks must stay usable (draggable) in windows this wide [px].
 WINDOW_WIDTHS = (375, 1280, 1920)
@@ -561,6 +564,46 @@ def burst(page: Page, explorer: Locator, presses: int = 5, spacing: float = 0.06
         time.sleep(spacing)
 
 
+def drawn_from_frames_ahead(page: Page, explorer: Locator) -> bool | None:
+    """Rest the pointer on the first slider, then press a key: drawn from frames ahead?
+
+    The pointer on a slider makes the browser ask the kernel for the figure at the slider's
+    positions nearest its value, nearest first (bmc.widgets._sweep); once three have come,
+    or none comes any more (the kernel idle, the count still for half a second: all
+    computed already), one key press must be drawn from them, with no round trip. ``None``
+    for an explorer without a slider or drawn by the kernel (PNG).
+    """
+    slider = explorer.locator(".bmc-controls input[type=range]").first
+    view = explorer.locator("[data-uid]").first
+    if not slider.count() or not explorer.locator(".bmc-figure canvas").count():
+        return None
+    first = int(view.get_attribute("data-held") or 0)
+    slider.hover()
+    deadline = time.monotonic() + AHEAD_TIMEOUT
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        held = view.get_attribute("data-held")
+        if int(held or 0) >= first + 3:
+            break
+        if held != last or page.evaluate(JS_STATE)["kernel"] != "idle":
+            last, since = held, time.monotonic()
+        elif time.monotonic() - since > 0.5:
+            break
+        time.sleep(0.05)
+    before = int(view.get_attribute("data-ahead") or 0)
+    slider.focus()
+    value, top = float(slider.input_value()), float(slider.get_attribute("max"))
+    page.keyboard.press("ArrowLeft" if value >= top else "ArrowRight")
+    deadline = time.monotonic() + 5.0
+    while int(view.get_attribute("data-ahead") or 0) <= before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    ahead = int(view.get_attribute("data-ahead") or 0) > before
+    # the student moves on: the slider left, nothing more computed ahead
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 0)
+    return ahead
+
+
 def track_widths(page: Page) -> dict[int, list[tuple[str, float]]]:
     """Width [px] of every slider track of every explorer, per window width."""
     size = page.viewport_size
@@ -615,6 +658,7 @@ class BrowserReport:
     widgets: int = 0
     slider_moves: int = 0  # control changes (keyboard only) that changed figure and name
     agg: list[AggDifference] = field(default_factory=list)  # canvas against Agg
+    ahead: int = 0  # explorers whose key press was drawn from frames computed ahead
     tracks: dict[int, list] = field(default_factory=dict)  # window width -> slider tracks
     axe: list[dict] = field(default_factory=list)  # violations in the explorers
     chrome: list[dict] = field(default_factory=list)  # ... in JupyterLab's own page
@@ -759,6 +803,14 @@ def _check_explorers(page: Page, server, report: BrowserReport, axe: Path | None
         burst(page, explorer)
         checks.append(agg_check(page, server, explorer, name, "after a burst of 5 keys",
                                 keep))
+        ahead = drawn_from_frames_ahead(page, explorer)
+        if ahead is False:
+            report.problems.append(f"{name}: a key press after the pointer rested on its "
+                                   "first slider was not drawn from frames computed ahead")
+        elif ahead:
+            report.ahead += 1
+            checks.append(agg_check(page, server, explorer, name,
+                                    "a frame computed ahead", keep))
         for check in checks:
             if check is None:
                 continue
@@ -939,6 +991,7 @@ def test_positive_control_explorer_moves(lab_page, lab_server, browser_timings,
     assert report.ok, report.describe()
     assert report.explorers == 1
     assert report.slider_moves == 2
+    assert report.ahead == 1  # its key press after the pointer rested: drawn from frames ahead
 
 
 def test_negative_control_broken_callback_is_detected(lab_page, lab_server,
