@@ -8,6 +8,7 @@ controls and the description as they were.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import time
 
@@ -46,7 +47,7 @@ def _compose(base: dict, changed: dict) -> dict:
 
 
 def _positions(box, name: str) -> list[int]:
-    """Three positions of a slider: its first, its middle and its last (not the current)."""
+    """Three positions of a slider: its first, its middle and its last."""
     spec = next(s for s in box.view.controls if s["name"] == name)
     n = int(round((spec["max"] - spec["min"]) / spec["step"])) + 1
     return sorted({0, n // 2, n - 1})
@@ -59,37 +60,48 @@ def test_a_frame_computed_ahead_is_what_a_set_of_the_same_values_sends(name, mon
     box = getattr(importlib.import_module(f"bmc.widgets.{module}"), function)()
     monkeypatch.setattr(_sweep, "BUDGET", 1e9)  # every position asked, in one answer
     sent = record_sent(box)
-    view = box.view
+    view, runner = box.view, box.explorer
     opened = dict(view.state["values"])
     sliders = [s["name"] for s in view.controls if s["kind"] in ("range", "log")]
-    checked = 0
-    for slider in sliders:
-        base = dict(view.scene)  # what the browser holds now (the trait is kept current)
+
+    async def scenario() -> int:  # in a running loop, as in a kernel: the restore waits
+        checked = 0
+        for slider in sliders:
+            base = dict(view.scene)  # what the browser holds now (the trait is kept current)
+            controls = {k: c.value for k, c in box.controls.items()}
+            message = _sweep_message(box, slider, _positions(box, slider))
+            view._handle_custom_msg(message, [])
+            answer = sent[-1]
+            ks = [k for k, _ in message["at"]]
+            assert answer["type"] == "frames" and answer["tried"] == ks
+            assert [f["k"] for f in answer["frames"]] == ks
+            # the controls are back at once; the figure shows the last frame for now
+            assert {k: c.value for k, c in box.controls.items()} == controls
+            assert runner.elsewhere and runner.restore_handle is not None
+            for frame, (k, value) in zip(answer["frames"], message["at"], strict=True):
+                assert frame["v"] == value  # as the browser sent it: its key for the frame
+                values = {**opened, slider: value}
+                view._handle_custom_msg({"type": "set", "seq": 2, "values": values}, [])
+                truth = sent[-1]
+                assert truth["type"] == "patch" and truth["seq"] == 2
+                assert frame["description"] == truth.get("description",
+                                                         view.state["description"])
+                composed = _compose(base, frame["items"])
+                assert composed.keys() == view.scene.keys()
+                for key, item in view.scene.items():
+                    assert composed[key] == item, f"{name}: {slider} at {k}: {key} differs"
+                checked += 1
+                # back where the sweep was computed from, for the next frame's base
+                view._handle_custom_msg({"type": "set", "seq": 3, "values": opened}, [])
+        # left alone after a sweep, the figure goes back to the values drawn by itself
         described = box.describe()
-        ks = _positions(box, slider)
-        view._handle_custom_msg(_sweep_message(box, slider, ks), [])
-        answer = sent[-1]
-        assert answer["type"] == "frames" and answer["tried"] == ks
-        # the sweep put everything back: nothing to send, the same description and values
-        assert box.view._scene.changes() == {}
+        view._handle_custom_msg(_sweep_message(box, sliders[0], [0]), [])
+        await asyncio.sleep(_sweep.RESTORE + 0.2)
+        assert not runner.elsewhere and view._scene.changes() == {}
         assert box.describe() == described
-        assert box.explorer.drawn == {k: c.value for k, c in box.controls.items()}
-        for frame, k in zip(answer["frames"], ks, strict=True):
-            values = dict(view.state["values"])
-            values[slider] = next(v for kk, v in _sweep_message(box, slider, [k])["at"]
-                                  if kk == k)
-            view._handle_custom_msg({"type": "set", "seq": 2, "values": values}, [])
-            truth = sent[-1]
-            assert truth["type"] == "patch" and truth["seq"] == 2
-            assert frame["description"] == truth.get("description", described)
-            composed = _compose(base, frame["items"])
-            assert composed.keys() == view.scene.keys()
-            for key, item in view.scene.items():
-                assert composed[key] == item, f"{name}: {slider} at {k}: item {key} differs"
-            checked += 1
-            # back to where the sweep was computed from, for the next frame's base
-            view._handle_custom_msg({"type": "set", "seq": 3, "values": dict(opened)}, [])
-    assert checked >= 2 * len(sliders)
+        return checked
+
+    assert asyncio.run(scenario()) >= 2 * len(sliders)
     plt.close("all")
 
 
@@ -114,24 +126,26 @@ def _sine(calls: list, *, slow: float = 0.0, raise_above: float | None = None):
     return box
 
 
-def test_the_kernel_stops_after_its_budget_and_says_what_it_tried(record_sent):
+def _recorded(record_sent, **kwargs):
+    """The sine explorer, the updates it ran and the messages it sent."""
     calls: list = []
-    box = _sine(calls, slow=0.03)
-    sent = record_sent(box)
+    box = _sine(calls, **kwargs)
+    return box, calls, record_sent(box)
+
+
+def test_the_kernel_stops_after_its_budget_and_says_what_it_tried(record_sent):
+    box, calls, sent = _recorded(record_sent, slow=0.03)
     box.view._handle_custom_msg(_sweep_message(box, "phase", list(range(1, 9))), [])
     tried = sent[-1]["tried"]
     # 30 ms per position and a 50 ms budget: two positions, then it stops (at least one
     # always, so a slow figure still gets frames)
     assert 1 <= len(tried) < 8 and tried == list(range(1, 1 + len(tried)))
     assert len(sent[-1]["frames"]) == len(tried)
-    assert _sweep.BUDGET == 0.05
     plt.close("all")
 
 
 def test_refused_and_malformed_asks_get_no_frame_and_break_nothing(record_sent):
-    calls: list = []
-    box = _sine(calls, raise_above=2.0)
-    sent = record_sent(box)
+    box, calls, sent = _recorded(record_sent, raise_above=2.0)
     view = box.view
     scene_before = dict(view.scene)
     message = _sweep_message(box, "phase", [1, 2])
@@ -144,12 +158,42 @@ def test_refused_and_malformed_asks_get_no_frame_and_break_nothing(record_sent):
                 {"values": {"phase": "x"}}, {"values": {"phase": 0.0}}):
         view._handle_custom_msg({**_sweep_message(box, "phase", [1]), **bad}, [])
         assert sent[-1]["type"] == "frames" and sent[-1]["frames"] == []
-        assert sent[-1]["tried"] == []  # the browser asks no more in this context
-    # an update that raises at some values: no frames at all; the figure is put back
-    view._handle_custom_msg(_sweep_message(box, "phase", [5, 25]), [])
-    assert sent[-1]["frames"] == [] and sent[-1]["tried"] == []
+        assert sent[-1]["tried"] == [] and not sent[-1]["later"]  # no more in this context
+    # an update that raises at one position: tried, no frame there, the others kept; the
+    # figure is put back
+    view._handle_custom_msg(_sweep_message(box, "phase", [5, 25, 6]), [])
+    assert [f["k"] for f in sent[-1]["frames"]] == [5, 6] and sent[-1]["tried"] == [5, 25, 6]
     assert view._scene.changes() == {} and dict(view.scene) == scene_before
     assert box.errors.outputs == ()  # said by the set path, when the student gets there
+    # while the explorer shows an error: nothing computed, "later" (asked again once drawn)
+    view._handle_custom_msg({"type": "set", "seq": 4, "values": {"frequency": 1,
+                                                                  "phase": 2.5}}, [])
+    assert "deliberately broken" in box.errors.outputs[0]["text"]
+    view._handle_custom_msg(_sweep_message(box, "phase", [1]), [])
+    assert sent[-1]["later"] and sent[-1]["tried"] == [] and sent[-1]["frames"] == []
+    plt.close("all")
+
+
+def test_a_value_set_in_python_during_a_sweep_is_drawn_and_an_error_sends_no_frame(
+        record_sent):
+    box, calls, sent = _recorded(record_sent)
+    view = box.view
+
+    async def scenario() -> None:
+        box.controls["phase"].value = 1.5  # set in Python: drawn once the loop runs
+        view._handle_custom_msg(_sweep_message(box, "phase", [5]), [])  # before it runs
+        assert box.controls["phase"].value == 1.5  # the sweep put back what it found
+        await asyncio.sleep(0)
+        assert calls[-1] == (1, 1.5) and sent[-1]["values"]["phase"] == 1.5
+        # a sweep leaves the figure at its frame; a refused value answered then must
+        # send the figure at the values drawn, not the frame's items
+        view._handle_custom_msg(_sweep_message(box, "phase", [29]), [])
+        assert calls[-1] == (1, 2.9)
+        view._handle_custom_msg({"type": "set", "seq": 5, "values": {"phase": 9.0}}, [])
+        assert sent[-1]["seq"] == 5 and sent[-1]["items"] == {}
+        assert calls[-1] == (1, 1.5) and not box.explorer.elsewhere
+
+    asyncio.run(scenario())
     plt.close("all")
 
 
@@ -167,11 +211,7 @@ def test_the_png_renderer_gets_no_frames(record_sent):
 
 def test_the_figure_goes_back_after_a_pause_and_a_set_redraws_even_at_the_same_values(
         record_sent):
-    import asyncio
-
-    calls: list = []
-    box = _sine(calls)
-    sent = record_sent(box)
+    box, calls, sent = _recorded(record_sent)
     opened = dict(box.view.state["values"])
     runner = box.explorer
 

@@ -475,6 +475,26 @@ class _Explorer:
         self.elsewhere = False  # the figure shows a frame computed ahead (bmc.widgets._sweep)
         self.restore_handle = None  # when it goes back to the values drawn
 
+    def restore(self) -> None:
+        """Draw the figure at the values drawn last again, after frames computed ahead."""
+        if self.restore_handle is not None:
+            self.restore_handle.cancel()
+            self.restore_handle = None
+        if not self.elsewhere:
+            return
+        try:
+            self.update(**self.checked(self.drawn))
+        except Exception:  # shown where the student looks, like a failing update
+            self.errors.outputs = ({"output_type": "stream", "name": "stderr",
+                                    "text": traceback.format_exc()},)
+            self.failed = True
+        self.elsewhere = False
+
+    def answer(self, seq: int | None) -> None:
+        """Answer the browser without drawing (an error, or nothing new to draw)."""
+        self.restore()  # the items sent are the figure at the values drawn
+        self.view.apply(seq=seq)
+
     def checked(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """Each value as its control accepts it (raises naming the control otherwise)."""
         return _checked(self.specs, values)
@@ -501,7 +521,7 @@ class _Explorer:
             _checked(self.specs, wanted)
         except (TypeError, ValueError) as exc:
             self.show_error(f"{type(exc).__name__}: {exc}")
-            self.view.apply(seq=seq)
+            self.answer(seq)
             return
         with self.mute():
             for name, value in wanted.items():
@@ -524,13 +544,13 @@ class _Explorer:
         values = _values(self.controls)
         if values == self.drawn and not self.failed and not self.elsewhere:
             if seq is not None:
-                self.view.apply(seq=seq)  # e.g. a burst that came back to where it started
+                self.answer(seq)  # e.g. a burst that came back to where it started
             return
         try:
             checked = _checked(self.specs, values)
         except (TypeError, ValueError) as exc:  # a refused value: the message, no traceback
             self.show_error(f"{type(exc).__name__}: {exc}")
-            self.view.apply(seq=seq)
+            self.answer(seq)
             return
         start = time.perf_counter()
         if self.restore_handle is not None:  # drawn here: no need to put it back later

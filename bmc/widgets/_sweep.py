@@ -1,20 +1,21 @@
 """Frames computed ahead along one slider, so the browser can show them without asking.
 
-While a student's pointer is on a slider (or a slider has the keyboard focus) and the
-kernel has nothing else to do, the browser asks for the figure at the slider's positions
-nearest its value, the other controls as they are: ``{"type": "sweep", "control": name,
-"values": {...}, "at": [[index, value], ...], "ctx": key, "seq": n}``. :func:`answer`
-computes them with the explorer's own ``update`` and ``describe``, each as the items that
-differ from those last sent (what the browser holds), and puts the figure, the controls
-and what ``describe`` reads back as they were. A drag or a key press over positions already
-computed is then drawn in the browser at once, with no round trip to the kernel; the
-browser tells the kernel the values once they rest (``set``), and the kernel's answer is
-the same figure.
+While a student's pointer is on a slider (or a key has just moved it) and the kernel has
+nothing else to do, the browser asks for the figure at the slider's positions nearest its
+value, the other controls as they are: ``{"type": "sweep", "control": name, "values":
+{...}, "at": [[index, value], ...], "ctx": key, "seq": n}``. :func:`answer` computes them
+with the explorer's own ``update`` and ``describe``, each as the items that differ from
+those last sent (what the browser holds), puts the controls back as they were at once and
+the figure within :data:`RESTORE` seconds (or at the next ``set``, which draws anyway). A
+drag or a key press over positions computed ahead is then drawn in the browser at once,
+with no round trip to the kernel; the browser tells the kernel the values once they rest
+(``set``), and the kernel's answer is the same figure.
 
-The kernel stops after :data:`BUDGET` seconds (at least one position), so that a
-``set`` arriving meanwhile waits at most about that long; the answer lists the positions
-``tried`` (a value the controls refuse is tried and has no frame: the ``set`` path says
-why when the student gets there).
+The kernel stops before a position that would end past :data:`BUDGET` seconds (one
+position always runs: an explorer whose update alone takes longer gets one per message),
+so a ``set`` arriving meanwhile waits about that long at most; the answer lists the
+positions ``tried`` (a value the controls refuse, or at which ``update`` raises, is tried
+and has no frame: the ``set`` path says why when the student gets there).
 """
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ RESTORE = 0.3  # [s] without a message before the figure goes back to the drawn 
 
 def answer(runner: Any, content: dict) -> None:
     """Compute the frames a ``sweep`` message asks for and send them (see the module doc).
+
+    The answer echoes the positions asked (``at``) and says which were ``tried``; each
+    frame carries the swept control's value as the browser sent it (``v``): the frame is
+    what a ``set`` of the browser's values with that one changed draws (the same
+    ``from_browser`` and ``check``), and the browser uses it only at exactly those values.
+    While the explorer shows an error the answer is ``later`` (ask again once the kernel
+    has drawn).
 
     Parameters
     ----------
@@ -66,52 +74,58 @@ def answer(runner: Any, content: dict) -> None:
 
     listed, paths, buffers = _split_buffers(frames)
     view.send({"type": "frames", "seq": content.get("seq"), "control": name,
-               "ctx": content.get("ctx"), "frames": listed, "paths": paths,
-               "tried": tried}, buffers=buffers)
+               "ctx": content.get("ctx"), "at": asked if isinstance(asked, list) else [],
+               "frames": listed, "paths": paths, "tried": tried,
+               "later": bool(runner.failed)}, buffers=buffers)
 
 
 def _frames(runner: Any, scene: Any, spec: Any, context: dict,
             asked: list) -> tuple[list[dict], list[int]]:
     base = scene.sent  # what the browser holds: each frame is what differs from it
+    before = {key: control.value for key, control in runner.controls.items()}
     frames: list[dict] = []
     tried: list[int] = []
     start = time.perf_counter()
-    try:
-        with runner.mute():
-            for pair in asked:
-                spent = time.perf_counter() - start
-                # stop before a position that would end past the budget (one always runs)
-                if tried and spent * (len(tried) + 1) / len(tried) > BUDGET:
-                    break
-                if not (isinstance(pair, list) and len(pair) == 2
-                        and isinstance(pair[0], int) and not isinstance(pair[0], bool)):
-                    continue  # not a position: neither tried nor drawn
-                tried.append(pair[0])
-                try:
-                    value = spec.check(spec.from_browser(pair[1]))
-                except (TypeError, ValueError):
-                    continue  # refused: the set path says why when the student gets there
-                values = {**context, spec.name: value}
-                for key, v in values.items():
-                    runner.controls[key].value = v  # what describe() may read
+    with runner.mute():
+        for pair in asked:
+            spent = time.perf_counter() - start
+            # stop before a position that would end past the budget (one always runs)
+            if tried and spent * (len(tried) + 1) / len(tried) > BUDGET:
+                break
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and isinstance(pair[0], int) and not isinstance(pair[0], bool)):
+                continue  # not a position: neither tried nor drawn
+            tried.append(pair[0])
+            try:
+                value = spec.check(spec.from_browser(pair[1]))
+            except (TypeError, ValueError):
+                continue  # refused: the set path says why when the student gets there
+            values = {**context, spec.name: value}
+            for key, v in values.items():
+                runner.controls[key].value = v  # what describe() may read
+            try:
                 runner.update(**values)
-                items = scene.items()
-                changed: dict[str, Any] = {
-                    key: item for key, item in items.items() if base.get(key) != item}
-                for key in base.keys() - items.keys():
-                    changed[key] = None
-                frames.append({"k": pair[0], "items": changed,
-                               "description": runner.describe()})
-    except Exception:  # a failing update: no frames; the set path shows its traceback
-        frames, tried = [], []
-        _restore(runner)
-    else:
+                text = runner.describe()
+            except Exception:  # noqa: BLE001 - the set path shows its traceback there
+                runner.elsewhere = True
+                continue
+            runner.elsewhere = True
+            items = scene.items()
+            changed: dict[str, Any] = {
+                key: item for key, item in items.items() if base.get(key) != item}
+            for key in base.keys() - items.keys():
+                changed[key] = None
+            frames.append({"k": pair[0], "v": pair[1], "items": changed,
+                           "description": text})
+        for key, value in before.items():  # as they were: a value set in Python stays
+            runner.controls[key].value = value
+    if runner.elsewhere:
         _restore_soon(runner)
     return frames, tried
 
 
 def _restore_soon(runner: Any) -> None:
-    """Put the controls back now; the figure once no message has come for :data:`RESTORE`.
+    """Put the figure back once no message has come for :data:`RESTORE` seconds.
 
     The next ``sweep`` needs no restored figure, and the next ``set`` draws its own values
     anyway (``runner.elsewhere`` makes it update even at the values last drawn): restoring
@@ -119,27 +133,11 @@ def _restore_soon(runner: Any) -> None:
     """
     import asyncio
 
-    with runner.mute():
-        for key, value in runner.drawn.items():
-            runner.controls[key].value = value
-    runner.elsewhere = True
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
-        _restore(runner)
+        runner.restore()
         return
     if runner.restore_handle is not None:
         runner.restore_handle.cancel()
-    runner.restore_handle = loop.call_later(RESTORE, _restore, runner)
-
-
-def _restore(runner: Any) -> None:
-    """Put the figure, the controls and what ``describe`` reads back at the drawn values."""
-    if runner.restore_handle is not None:
-        runner.restore_handle.cancel()
-        runner.restore_handle = None
-    with runner.mute():
-        for key, value in runner.drawn.items():
-            runner.controls[key].value = value
-    runner.update(**runner.checked(runner.drawn))
-    runner.elsewhere = False
+    runner.restore_handle = loop.call_later(RESTORE, runner.restore)

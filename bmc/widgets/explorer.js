@@ -47,6 +47,17 @@ function convert(item) {  // byte fields of an item (initial state) to Float32Ar
   return item;
 }
 
+function bytesOf(items) {  // the float data an items object holds [bytes], roughly
+  let n = 0;
+  for (const it of Object.values(items)) {
+    if (!it) continue;
+    const pts = Array.isArray(it.pts) ? it.pts : [it.pts];
+    for (const p of pts) if (p && p.byteLength) n += p.byteLength;
+    if (it.marker && it.marker.at && it.marker.at.byteLength) n += it.marker.at.byteLength;
+  }
+  return n;
+}
+
 function store(model) {
   const key = model.get("uid");
   if (!stores.has(key)) {
@@ -56,11 +67,14 @@ function store(model) {
     const specs = model.get("controls") || [];
     const s = {items, version: model.get("version"), values: {...(state.values || {})},
                description: state.description || "", views: new Set(), png: null,
-               seq: 0, inflight: null, sentAt: 0, pending: null, timer: null,
-               // frames along sliders: context -> {frames: Map(position -> frame), done}
-               sweeps: new Map(), bytes: 0, armed: null, unsynced: false, syncTimer: null,
-               sweeping: false, held: 0, heading: 0, movedAt: -1e9};
-    s.local = {...s.values};  // what the controls show (the student's latest)
+               seq: 0, inflight: null, kind: null, sentAt: 0, pending: null, timer: null,
+               // frames computed ahead, by the other controls' values as sent (context
+               // key -> {frames: Map(value as sent -> frame), bytes, bases}), and the
+               // positions asked in each context
+               sweeps: new Map(), asked: new Map(), done: new Set(), paused: false,
+               stalled: false, armed: null, unsynced: false, syncTimer: null, held: 0,
+               heading: 0, movedAt: -1e9, base: null, itemsStamp: 0, baseStamp: -1};
+    s.local = {...s.values};  // the student's latest values
     const png = model.get("background");
     if (model.get("mode") === "png" && png && png.byteLength) s.png = blobUrl(png);
     const ranges = Object.fromEntries(sliders(specs).map((sp) => [sp.name, sp]));
@@ -68,6 +82,7 @@ function store(model) {
     s.send = (content) => {
       s.seq += 1;
       s.inflight = s.seq;
+      s.kind = content.type;
       s.sentAt = performance.now();
       model.send({...content, seq: s.seq});
       clearTimeout(s.timer);
@@ -75,25 +90,29 @@ function store(model) {
     };
     s.pump = () => {
       if (s.inflight !== null && performance.now() - s.sentAt < ACK_TIMEOUT) return;
+      if (s.inflight !== null && s.kind === "sweep") s.stalled = true;  // no answer: ask no more
       if (s.pending) {
-        s.sweeping = false;
         s.send({type: "set", values: s.pending});
         s.pending = null;
         return;
       }
-      const ask = s.nextSweep();
+      const ask = s.stalled || s.paused ? null : s.nextSweep();
       if (ask) {
-        s.sweeping = true;
+        const asked = s.asked.get(ask.ctx) || new Set();
+        for (const [k] of ask.at) asked.add(k);  // asked once, answered or not
+        s.asked.set(ask.ctx, asked);
         s.send({type: "sweep", control: ask.name, ctx: ask.ctx, values: {...s.local},
                 at: ask.at});
       }
     };
-    // The frame for these values, if computed ahead: {items, description}
+    // The frame computed ahead at exactly these values, if any: {all, description}
     s.frameFor = (values) => {
       for (const name in ranges) {
-        const entry = s.sweeps.get(context(specs, values, name));
-        const f = entry && entry.frames.get(position(ranges[name], values[name]));
+        const ctx = context(specs, values, name);
+        const entry = s.sweeps.get(ctx);
+        const f = entry && entry.frames.get(String(values[name]));
         if (f) {
+          s.sweeps.delete(ctx); s.sweeps.set(ctx, entry);  // the most recently used last
           if (!f.all) {  // the items the kernel held then, with the frame's changes
             f.all = {...f.base};
             for (const [id, item] of Object.entries(f.items)) {
@@ -109,11 +128,12 @@ function store(model) {
       const a = s.armed;
       if (!a || !canSweep) return null;
       const spec = ranges[a.name], ctx = context(specs, s.local, a.name);
-      const entry = s.sweeps.get(ctx);
-      if (entry && entry.done) return null;
+      if (s.done.has(ctx)) return null;
+      const asked = s.asked.get(ctx);
       const n = positions(spec), now = position(spec, s.local[a.name]), at = [];
       const ask = (k) => {
-        if (k >= 0 && k < n && at.length < SWEEP_ASK && !(entry && entry.tried.has(k))) {
+        if (k >= 0 && k < n && at.length < SWEEP_ASK && !(asked && asked.has(k))
+            && !at.some((p) => p[0] === k)) {
           at.push([k, snap(spec, spec.min + k * spec.step)]);
         }
       };
@@ -159,53 +179,69 @@ function store(model) {
           s.pump();
           for (const view of s.views) view.busy();
         }, SYNC_AFTER);
-        for (const view of s.views) view.schedule();
       } else {
         s.unsynced = false;
         s.pending = {...values};
         s.pump();
       }
-      for (const view of s.views) view.busy();
+      for (const view of s.views) { view.show(values); view.schedule(); view.busy(); }
+    };
+    s.keep = (msg, buffers) => {  // a sweep's answer: its frames, by the values computed at
+      putBuffers(msg.frames || [], msg.paths || [], buffers || []);
+      if (msg.later) { s.paused = true; return; }  // the explorer shows an error: not now
+      const asked = s.asked.get(msg.ctx) || new Set();
+      const tried = new Set(msg.tried || []);
+      for (const [k] of msg.at || []) if (!tried.has(k)) asked.delete(k);  // not reached
+      if (!tried.size) s.done.add(msg.ctx);  // nothing to compute in this context
+      const frames = msg.frames || [];
+      if (!frames.length) return;
+      const ctx = msg.ctx;  // the frames hold at exactly the values the browser sent
+      let entry = s.sweeps.get(ctx);
+      if (entry) s.sweeps.delete(ctx);
+      else entry = {frames: new Map(), bytes: 0, bases: new Set()};
+      s.sweeps.set(ctx, entry);  // the most recently used last
+      if (s.baseStamp !== s.itemsStamp) {  // what the kernel had sent when it computed them
+        s.base = {...s.items};
+        s.base.bytes = bytesOf(s.items);
+        s.baseStamp = s.itemsStamp;
+      }
+      const base = s.base;
+      if (!entry.bases.has(base)) { entry.bases.add(base); entry.bytes += base.bytes; }
+      for (const f of frames) {
+        entry.frames.set(String(f.v), {items: f.items, description: f.description, base});
+        entry.bytes += bytesOf(f.items) + 2 * (f.description || "").length;
+        s.held += 1;
+      }
+      let total = 0;
+      for (const e of s.sweeps.values()) total += e.bytes;
+      for (const [k, e] of s.sweeps) {  // the least recently used go first
+        if (total <= SWEEP_BYTES) break;
+        if (e === entry) continue;
+        total -= e.bytes;
+        s.sweeps.delete(k);
+      }
+      if (total > SWEEP_BYTES) s.done.add(msg.ctx);  // this one alone is as much as is kept
     };
     model.on("msg:custom", (msg, buffers) => {
       if (msg && msg.type === "frames") {
-        putBuffers(msg.frames || [], msg.paths || [], buffers || []);
-        let entry = s.sweeps.get(msg.ctx);
-        if (!entry) {
-          entry = {frames: new Map(), tried: new Set(), done: false};
-          s.sweeps.set(msg.ctx, entry);
-        }
-        const base = {...s.items};  // what the kernel had sent when it computed them
-        for (const f of msg.frames || []) {
-          entry.frames.set(f.k, {items: f.items, description: f.description, base});
-          s.held += 1;
-        }
-        for (const k of msg.tried || []) entry.tried.add(k);
-        if (!(msg.tried || []).length) entry.done = true;  // nothing more comes for it
-        entry.bytes = (entry.bytes || 0)
-          + (buffers || []).reduce((a, b) => a + b.byteLength, 0);
-        let total = 0;
-        for (const e of s.sweeps.values()) total += e.bytes || 0;
-        for (const [key, e] of s.sweeps) {  // the oldest go first
-          if (total <= SWEEP_BYTES || e === entry) break;
-          total -= e.bytes || 0;
-          s.sweeps.delete(key);
-        }
-        if (total > SWEEP_BYTES) entry.done = true;  // this one alone is as much as is kept
+        s.keep(msg, buffers);
+        s.stalled = false;
         if (msg.seq !== null && msg.seq !== undefined && msg.seq >= s.inflight) {
           s.inflight = null;
         }
-        s.sweeping = false;
         s.pump();
         for (const view of s.views) view.busy();
         return;
       }
       if (!msg || (msg.type !== "patch" && msg.type !== "png")) return;
+      s.paused = false;  // the kernel drew: frames may be asked for again
+      s.stalled = false;
       if (msg.type === "patch") {
         putBuffers(msg.items, msg.paths || [], buffers || []);
         for (const [id, item] of Object.entries(msg.items)) {
           if (item === null) delete s.items[id]; else s.items[id] = item;
         }
+        if (Object.keys(msg.items).length) s.itemsStamp += 1;
       } else if (buffers && buffers.length) {
         if (s.png) URL.revokeObjectURL(s.png);
         s.png = blobUrl(buffers[0]);
@@ -215,6 +251,11 @@ function store(model) {
       if (typeof msg.description === "string") s.description = msg.description;
       const answered = msg.seq !== null && msg.seq !== undefined && msg.seq >= s.inflight;
       if (answered) s.inflight = null;
+      // values the kernel set itself (not an answer to this page, nothing waiting)
+      if ((s.inflight === null || s.kind === "sweep") && !s.pending && !s.unsynced) {
+        const changed = Object.keys(s.values).filter((n) => s.values[n] !== s.local[n]);
+        if (changed.length) s.local = {...s.local, ...s.values};
+      }
       for (const view of s.views) view.update(answered);
       if (answered) s.pump();
       for (const view of s.views) view.busy();
@@ -566,7 +607,15 @@ function buildControls(s, specs, onChange, onArm) {
 }
 
 export default {
-  initialize({model}) { store(model); },
+  initialize({model}) {
+    const key = model.get("uid");
+    store(model);
+    return () => {  // the widget closed: its frames go with it
+      const s = stores.get(key);
+      if (s) { clearTimeout(s.timer); clearTimeout(s.syncTimer); s.sweeps.clear(); }
+      stores.delete(key);
+    };
+  },
   render({model, el}) {
     const s = store(model);
     const mode = model.get("mode");
@@ -575,8 +624,10 @@ export default {
     el.classList.add("bmc-explorer-view");
     el.dataset.uid = model.get("uid");
     const controls = buildControls(s, model.get("controls"), (name, value) => {
+      showing[name] = value;
       s.request({...s.local, [name]: value});
     }, s.arm);
+    const showing = {...s.local};  // what this view's controls show
     const box = document.createElement("div");
     box.className = "bmc-figure";
     box.setAttribute("role", "img");
@@ -652,20 +703,20 @@ export default {
         requestAnimationFrame(paint);
       },
       busy() {  // for the tests: values the kernel has still to draw
-        el.dataset.busy = (s.inflight !== null && !s.sweeping) || s.pending || s.unsynced
-          ? "1" : "0";
+        el.dataset.busy = (s.inflight !== null && s.kind !== "sweep") || s.pending
+          || s.unsynced ? "1" : "0";
         el.dataset.held = String(s.held);  // frames computed ahead received so far
       },
-      update(answered) {
-        // values the kernel set itself (not an answer to this page, nothing waiting)
-        if (s.inflight === null && !s.pending && !s.unsynced) {
-          for (const [name, show] of Object.entries(controls.inputs)) {
-            if (name in s.values && s.values[name] !== s.local[name]) {
-              s.local = {...s.local, [name]: s.values[name]};
-              show(s.values[name]);
-            }
+      show(values) {  // the student's values, in this view's controls too
+        for (const [name, show] of Object.entries(controls.inputs)) {
+          if (name in values && values[name] !== showing[name]) {
+            showing[name] = values[name];
+            show(values[name]);
           }
         }
+      },
+      update(answered) {
+        view.show(s.local);
         view.schedule();
       },
     };
@@ -674,6 +725,7 @@ export default {
     view.schedule();
     return () => {
       s.views.delete(view);
+      if (!s.views.size) { s.sweeps.clear(); s.asked.clear(); s.done.clear(); }  // none shown
       clearTimeout(timer);
       for (const url of [bgUrl, fgUrl]) if (url) URL.revokeObjectURL(url);
     };
