@@ -16,8 +16,10 @@ about itself is used.
   student waits for the value they stopped at.
 - **drag**: the first slider's thumb dragged across its track with the mouse for ~2 s
   (a pointer move every ~16 ms); changed frames per second while the pointer moves, and
-  the slider's value changes per second (the energy explorer's first slider has 9
-  positions: swept across in a second, its value changes about 9 times). A control slider
+  the slider's value changes per second, and the most it could make: its positions from
+  its value to the end of the track and back, over the drag's time (the energy explorer's
+  first slider has 9 positions: swept across in a second, its value changes about 9
+  times, however fast the figure follows). A control slider
   of the page itself, repainting a canvas of an explorer's size with no kernel behind it,
   is dragged the same way once per phase: the most frames per second this harness and
   this browser deliver (pointer events arrive no faster than the page draws frames).
@@ -307,6 +309,7 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
     box = handle.bounding_box()
     low, high = (float(handle.get_attribute(a)) for a in ("min", "max"))
     value = float(handle.input_value())
+    spacing = float(handle.get_attribute("step") or 0) or (high - low) / 100  # value step
     x = box["x"] + 8 + (box["width"] - 16) * (value - low) / (high - low or 1)
     y = box["y"] + box["height"] / 2
     left, right = box["x"] + 8, box["x"] + box["width"] - 8
@@ -327,14 +330,20 @@ def _drag(page, handle, seconds: float = 2.0, step: float = 0.016) -> dict:
     cpu = _cpu_spent(cpu_before, _cpu_by_kind())
     seen = page.evaluate(JS_READ)
     moves = seen["moves"]
+    # the most value changes this drag can make: the slider's positions from its value to
+    # the end of the track and back (a slider of few steps changes value less often than
+    # 20 times a second however fast the figure follows)
+    passed = 2 * round(abs(target - x) / max(right - left, 1.0) * (high - low) / spacing)
     if len(moves) < 2:
-        return {"fps": float("nan"), "moves": len(moves), "frames": 0, "seconds": 0.0}
+        return {"fps": float("nan"), "moves": len(moves), "frames": 0, "seconds": 0.0,
+                "most_values_per_s": float("nan")}
     t0, t1 = moves[0], moves[-1]
     frames = [t for t in seen["changes"] if t0 <= t <= t1 + 50]
     values = [t for t in seen["inputs"] if t0 <= t <= t1]
     span = (t1 - t0) / 1000
     return {"fps": len(frames) / span, "moves": len(moves), "frames": len(frames),
             "values_per_s": len(values) / span, "moves_per_s": len(moves) / span,
+            "most_values_per_s": passed / span,
             "seconds": span, "cpu": cpu, "wall": round(wall, 2)}
 
 
@@ -458,15 +467,17 @@ def _load() -> list[float]:
 
 def _table(results: dict[str, dict], kernel: dict[str, float]) -> str:
     lines = ["| explorer | p50 [ms] | p95 [ms] | burst median [ms] | burst max [ms] | "
-             "drag [frames/s] | drag: value changes [1/s] | drag: CPU of browser / kernel "
-             "[s] | kernel per update [ms] | presses / bursts |",
-             "|---|" + "---:|" * 9]
+             "drag [frames/s] | drag: value changes [1/s] | drag: most value changes the "
+             "slider allows [1/s] | drag: CPU of browser / kernel [s] | kernel per update "
+             "[ms] | presses / bursts |",
+             "|---|" + "---:|" * 10]
     for name, r in results.items():
         cpu = r["drag"].get("cpu", {})
         lines.append(
             f"| {name} | {r['p50']:.0f} | {r['p95']:.0f} | {r['burst']:.0f} | "
             f"{r['burst_max']:.0f} | {r['drag_fps']:.0f} | "
             f"{r['drag'].get('values_per_s', float('nan')):.0f} | "
+            f"{r['drag'].get('most_values_per_s', float('nan')):.0f} | "
             f"{cpu.get('browser', float('nan')):.1f} / {cpu.get('kernel', float('nan')):.1f}"
             f" of {r['drag'].get('wall', float('nan')):.1f} | "
             f"{kernel.get(name, float('nan')):.0f} | {r['n']} / {r['bursts']} |")
