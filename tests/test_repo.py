@@ -52,3 +52,50 @@ def test_binder_runtime_names_a_python_the_project_supports(repo):
     runtime = (repo / "binder" / "runtime.txt").read_text().strip()
     match = re.fullmatch(r"python-3\.(\d+)", runtime)
     assert match and int(match.group(1)) >= 10, runtime
+
+
+def test_readme_explorer_latency_is_the_benchmark_s(repo):
+    """README's explorer-latency block: its table and each figure of its prose are the
+    benchmark's (benchmarks/results_explorers.json), its slider sizes the explorers'."""
+    import json
+
+    import matplotlib.pyplot as plt
+
+    from bmc.widgets import joint_reactions, matrix_formalism
+
+    readme = (repo / "README.md").read_text()
+    block = readme.split("<!-- explorer-latency:start -->")[1].split(
+        "<!-- explorer-latency:end -->")[0]
+    prose = " ".join(block.split("| case |")[0].split())
+    results = (repo / "benchmarks" / "results_explorers.md").read_text()
+    rows = [line for line in results.split("README rows:")[1].splitlines()
+            if line.startswith("| Explorer latency")]
+    assert len(rows) == 2 and all(row in block for row in rows), "README's table is stale"
+
+    phases = json.loads((repo / "benchmarks" / "results_explorers.json").read_text())["phases"]
+    idle = phases["idle"]["results"]["canvas"]
+    bursts = max(r["burst_max"] for ph in phases.values()
+                 for r in ph["results"]["canvas"].values())
+    control = sorted(round(ph["ceiling"]["fps"]) for ph in phases.values())
+    five = [round(r["drag_fps"]) for name, r in idle.items()
+            if name not in ("energy", "reactions")]
+
+    def positions(slider) -> int:
+        return int(round((slider.max - slider.min) / slider.step)) + 1
+
+    energy = positions(matrix_formalism.energy_explorer(duration=5.0).controls["log_dt"])
+    reactions = positions(joint_reactions.reaction_explorer().controls["time"])
+    plt.close("all")
+    quoted = [
+        f"within {round(bursts)} ms of the last key",
+        f"drags at {control[0]}-{control[-1]} frames/s",
+        f"{len(five)} explorers drag at {min(five)}-{max(five)} frames/s idle"
+        .replace("5 explorers", "five explorers"),
+        f"first slider has {energy} positions",
+        f"change its value {round(idle['energy']['drag']['most_values_per_s'])} times",
+        f"time slider has {reactions}",
+        f"asks for {round(idle['reactions']['drag']['most_values_per_s'])} new figures",
+        f"{round(idle['reactions']['drag_fps'])} frames/s)",
+    ]
+    stale = [q for q in quoted if q not in prose]
+    assert stale == [], f"README's explorer prose does not say what was measured: {stale}"

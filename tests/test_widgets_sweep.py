@@ -134,7 +134,7 @@ def _recorded(record_sent, **kwargs):
 
 
 def test_the_kernel_stops_after_its_budget_and_says_what_it_tried(record_sent):
-    box, calls, sent = _recorded(record_sent, slow=0.03)
+    box, _, sent = _recorded(record_sent, slow=0.03)
     box.view._handle_custom_msg(_sweep_message(box, "phase", list(range(1, 9))), [])
     tried = sent[-1]["tried"]
     # 30 ms per position and a 50 ms budget: two positions, then it stops (at least one
@@ -145,7 +145,7 @@ def test_the_kernel_stops_after_its_budget_and_says_what_it_tried(record_sent):
 
 
 def test_refused_and_malformed_asks_get_no_frame_and_break_nothing(record_sent):
-    box, calls, sent = _recorded(record_sent, raise_above=2.0)
+    box, _, sent = _recorded(record_sent, raise_above=2.0)
     view = box.view
     scene_before = dict(view.scene)
     message = _sweep_message(box, "phase", [1, 2])

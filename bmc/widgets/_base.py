@@ -499,6 +499,15 @@ class _Explorer:
         """Each value as its control accepts it (raises naming the control otherwise)."""
         return _checked(self.specs, values)
 
+    def from_browser(self, values: Any) -> dict[str, Any]:
+        """Return the browser's values of the controls it names, as ``update`` takes them.
+
+        Each on its control's step; a sweep's frame and a ``set`` read values alike.
+        :meth:`checked` then refuses what a control does not take.
+        """
+        return {name: self.specs[name].from_browser(value)
+                for name, value in dict(values or {}).items() if name in self.specs}
+
     def browser_values(self, values: Mapping[str, Any]) -> dict:
         return {name: self.specs[name].to_browser(v) for name, v in values.items()}
 
@@ -515,9 +524,7 @@ class _Explorer:
             return
         seq = content.get("seq")
         try:
-            wanted = {name: self.specs[name].from_browser(value)
-                      for name, value in dict(content.get("values") or {}).items()
-                      if name in self.specs}
+            wanted = self.from_browser(content.get("values"))
             _checked(self.specs, wanted)
         except (TypeError, ValueError) as exc:
             self.show_error(f"{type(exc).__name__}: {exc}")

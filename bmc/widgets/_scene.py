@@ -63,6 +63,14 @@ _DIGITS = re.compile(r"[0-9]")
 _MARGIN = 4  # [px] added to a side of the canvas where the figure's tight box sticks out
 
 
+def _differences(now: dict, then: dict) -> dict:
+    """Items of ``now`` that differ from ``then``, and ``None`` for those gone since."""
+    changed = {key: item for key, item in now.items() if then.get(key) != item}
+    for key in then.keys() - now.keys():
+        changed[key] = None
+    return changed
+
+
 class Scene:
     """The browser's view of one Matplotlib figure (see the module docstring).
 
@@ -355,12 +363,13 @@ class Scene:
     def changes(self) -> dict[str, dict | None]:
         """Return the items that differ from those sent last (``None``: gone); mark them sent."""
         now = self.items()
-        changed: dict[str, dict | None] = {
-            key: item for key, item in now.items() if self.sent.get(key) != item}
-        for key in self.sent.keys() - now.keys():
-            changed[key] = None
+        changed = _differences(now, self.sent)
         self.sent = now
         return changed
+
+    def differences(self, then: dict[str, dict]) -> dict[str, dict | None]:
+        """Return the items that differ now from ``then`` (``None``: gone); mark nothing."""
+        return _differences(self.items(), then)
 
     def _item(self, key: str, artist: Any, ax: Any, view: Any) -> dict | None:
         from matplotlib.lines import Line2D

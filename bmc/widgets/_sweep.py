@@ -62,11 +62,8 @@ def answer(runner: Any, content: dict) -> None:
     if (scene is not None and spec is not None and spec.kind in ("number", "integer")
             and not runner.failed and isinstance(asked, list)):
         try:
-            context = {key: runner.specs[key].from_browser(value)
-                       for key, value in dict(content.get("values") or {}).items()
-                       if key in runner.specs}
-            context = runner.checked(context)  # refused: no frames
-        except (TypeError, ValueError):
+            context = runner.checked(runner.from_browser(content.get("values")))
+        except (TypeError, ValueError):  # refused: no frames
             context = None
     if context is not None and set(context) == set(runner.specs):
         frames, tried = _frames(runner, scene, spec, context, asked)
@@ -103,19 +100,13 @@ def _frames(runner: Any, scene: Any, spec: Any, context: dict,
             values = {**context, spec.name: value}
             for key, v in values.items():
                 runner.controls[key].value = v  # what describe() may read
+            runner.elsewhere = True  # the figure leaves the values drawn
             try:
                 runner.update(**values)
                 text = runner.describe()
             except Exception:  # noqa: BLE001 - the set path shows its traceback there
-                runner.elsewhere = True
                 continue
-            runner.elsewhere = True
-            items = scene.items()
-            changed: dict[str, Any] = {
-                key: item for key, item in items.items() if base.get(key) != item}
-            for key in base.keys() - items.keys():
-                changed[key] = None
-            frames.append({"k": pair[0], "v": pair[1], "items": changed,
+            frames.append({"k": pair[0], "v": pair[1], "items": scene.differences(base),
                            "description": text})
         for key, value in before.items():  # as they were: a value set in Python stays
             runner.controls[key].value = value

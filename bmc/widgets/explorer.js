@@ -256,7 +256,7 @@ function store(model) {
         const changed = Object.keys(s.values).filter((n) => s.values[n] !== s.local[n]);
         if (changed.length) s.local = {...s.local, ...s.values};
       }
-      for (const view of s.views) view.update(answered);
+      for (const view of s.views) view.update();
       if (answered) s.pump();
       for (const view of s.views) view.busy();
     });
@@ -715,7 +715,7 @@ export default {
           }
         }
       },
-      update(answered) {
+      update() {  // the kernel answered or changed something: show the student's values
         view.show(s.local);
         view.schedule();
       },
